@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rxe-acc: SoftRoCE (rdma_rxe) with ACC and DCQCN congestion control.
+#
+#   make deps    install what is needed (Debian 12, apt-get only)
+#   make         build rdma_rxe.ko (patched, out of tree) and the tools
+#   make check   all tests; ends with "N passed, N failed, N skipped"
+#   make demo    the main job (see README.md)
+#   make clean
+
+KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
+KDIR ?= /lib/modules/$(KVER)/build
+TOP := $(CURDIR)
+RXE_SRC := build/src/linux/drivers/infiniband/sw/rxe
+MODULE := $(RXE_SRC)/rdma_rxe.ko
+SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
+	      scripts/prepare-src
+
+export KVER
+
+.PHONY: all deps module tools check check-unit check-vm demo clean \
+	checkpatch check-series
+
+all: module tools
+
+deps:
+	./scripts/deps
+
+build/.src-stamp: $(SRC_INPUTS)
+	@mkdir -p build
+	./scripts/prepare-src build/src
+	@touch $@
+
+module: build/.src-stamp
+	@test -d $(KDIR) || { echo "error: $(KDIR) missing: run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	@cp $(MODULE) build/rdma_rxe.ko
+	@echo "built build/rdma_rxe.ko for $(KVER)"
+
+tools:
+	@for d in userspace/*/; do \
+		if [ -f $$d/Makefile ]; then $(MAKE) -C $$d || exit 1; fi; \
+	done
+
+check: all
+	./selftests/run-all
+
+demo: all
+	./scripts/demo
+
+checkpatch: build/.src-stamp
+	./scripts/checkpatch-series
+
+check-series:
+	./scripts/check-series
+
+clean:
+	-@test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1
+	@for d in userspace/*/ selftests/unit/; do \
+		if [ -f $$d/Makefile ]; then $(MAKE) -C $$d clean >/dev/null; fi; \
+	done
+	rm -rf build modules.order Module.symvers

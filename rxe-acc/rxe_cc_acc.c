@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rxe_cc_acc.c - ACC: ACK-driven congestion control for lossless Ethernet
+ * (Zhang, Meng, Hu, Ren, NSDI'24), sender side, per RC QP.  The precise
+ * reading implemented here is shared/research/acc-tcd-spec.md, section
+ * "ACC - sender side"; "(ours)" there marks our choices, all of them knobs.
+ *
+ * Model
+ * -----
+ * Lossless Ethernet conserves packets: whatever a flow sent and has not
+ * had acknowledged is on the wire or in a switch queue.  The receiver ACKs
+ * every packet and echoes the strongest TCD mark (CE > UE > NO) of what
+ * it acknowledges.  From the ACK stream the sender measures
+ *	r    ACK rate of the last period: the flow's share of its bottleneck
+ *	tau  base RTT: minimum RTT sample (10 s window), or the knob
+ *	W    inflight bytes
+ * so r * tau is the pipe and W - r * tau the bytes queued in switches.
+ *
+ * Every period T the marks of the period's ACKs classify it:
+ *
+ *	n_ack == 0 ---------------------------> NO_ACK: nothing changes
+ *	n_ce * 1000 >= theta * n_ack (n_ack >= 2) -> CONGESTED:
+ *		excess = W - r * tau; t_halt = min(excess / r, halt_max);
+ *		halt for t_halt (or until W <= r * tau), then R = r
+ *	n_ce > 0 -----------------------------> POSSIBLY: hold, n = ue = 0
+ *	n_ue > 0 -----------------------------> VICTIM: n = 0, ue += 1;
+ *		ue > p_thresh: R = R / 2, ue = 0
+ *	otherwise ----------------------------> UNCONGESTED: ue = 0, n += 1;
+ *		R += (C - R) * beta_n, beta_n = min(beta0 * 2^(n-1), 1/2)
+ *
+ *	   +---------+  CONGESTED, excess > 0   +--------+
+ *	   | sending | -----------------------> | halted |  rate 0
+ *	   |  at R   | <----------------------- |        |
+ *	   +---------+  now >= halt_until, or   +--------+
+ *	                an ACK brings W <= r*tau; R = r
+ *
+ * A halt needs two ACKs (one span) to measure r; a congested verdict on
+ * fewer counts as POSSIBLY.  Periods that end during a halt are discarded
+ * (HALTED) and a fresh period starts when the halt ends: the ACKs of a
+ * halt describe the drain, not the share.  R always lies in [min_rate, C],
+ * C = max_rate_bps or the line rate.  A new QP starts at C (RDMA practice)
+ * unless start_rate_bps is set.  beta0 = 1/16 lets n = 1, 2, 3, 4 close
+ * 1/16, 1/8, 1/4, 1/2 of the headroom: gentle first, then fast; every
+ * flow closes the same fraction of its headroom, which keeps them fair.
+ *
+ * ACK rate
+ * --------
+ * r = (bytes acked by all ACKs but the first) / (last ACK - first ACK).
+ * n ACKs spaced d apart span (n - 1) * d and the span holds the bytes of
+ * ACKs 2..n only: counting the first ACK's bytes too would overestimate
+ * r by n / (n - 1), 100 % at n = 2.  The span is at least the time those
+ * bytes take at line rate, so ACK compression cannot report r > line rate.
+ *
+ * Units and overflow
+ * ------------------
+ * Rates are u64 bps <= 1.6e12, times u64 ns, sizes u64 bytes.  Products of
+ * two of them go through rxe_cc_mul_div64() (128-bit intermediate) and
+ * every quotient is bounded before it is taken:
+ *	pipe   = r * tau / 8e9	     <= 1.6e12 * 1e9 / 8e9 = 2e11 bytes
+ *	t_halt = excess * 8e9 / r    only for excess < halt_max * r / 8e9,
+ *				     hence < halt_max <= 1 s
+ *	r      = bytes * 8e9 / span  <= line rate, by the span floor
+ *	step   = (C - R) * beta / 2^16, beta <= 2^15
+ * beta0 << (n - 1) is taken with n - 1 <= RXE_CC_ACC_BETA_SHIFT, where
+ * beta0 >= 1 has already reached the 1/2 cap.
+ */
+#include "rxe_cc_acc.h"
+
+#define RXE_CC_EINVAL			22	/* -EINVAL to the sysfs layer */
+
+#define ACC_DEF_PERIOD_NS		(50ULL * RXE_CC_NSEC_PER_USEC)
+#define ACC_DEF_HALT_MAX_PERIODS	8
+#define ACC_DEF_MIN_RATE_BPS		(1000ULL * 1000)	/* 1 Mb/s */
+#define ACC_DEF_LINE_RATE_BPS		(100ULL * 1000 * 1000 * 1000)
+#define ACC_DEF_THETA_CE_PERMILLE	900	/* seed: 90 % CE */
+#define ACC_DEF_P_THRESH		3
+#define ACC_DEF_BETA0			(RXE_CC_ACC_BETA_ONE / 16)
+#define ACC_BETA_CAP			(RXE_CC_ACC_BETA_ONE / 2)
+
+/* Like BBR's min_rtt window: long enough to see an empty queue. */
+#define ACC_BASE_RTT_WIN_NS		(10ULL * RXE_CC_NSEC_PER_SEC)
+
+/* n saturates here; beta_n reached its cap long before. */
+#define ACC_MAX_RUN			1000000U
+
+#define ACC_NBIT_PER_BYTE	(RXE_CC_BITS_PER_BYTE * RXE_CC_NSEC_PER_SEC)
+#define ACC_NEVER_NS		(~0ULL)
+
+void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
+{
+	*p = (struct rxe_cc_acc_params) {
+		.period_ns = ACC_DEF_PERIOD_NS,
+		.halt_max_ns = ACC_DEF_HALT_MAX_PERIODS * ACC_DEF_PERIOD_NS,
+		.min_rate_bps = ACC_DEF_MIN_RATE_BPS,
+		.max_rate_bps = 0,
+		.start_rate_bps = 0,
+		.line_rate_bps = ACC_DEF_LINE_RATE_BPS,
+		.base_rtt_ns = 0,
+		.theta_ce_permille = ACC_DEF_THETA_CE_PERMILLE,
+		.p_thresh = ACC_DEF_P_THRESH,
+		.beta0 = ACC_DEF_BETA0,
+	};
+}
+
+static bool knob_in_range(u64 v, u64 lo, u64 hi)
+{
+	return v >= lo && v <= hi;
+}
+
+u64 rxe_cc_acc_max_rate_bps(const struct rxe_cc_acc_params *p)
+{
+	if (!p->max_rate_bps)
+		return p->line_rate_bps;
+	return min(p->max_rate_bps, p->line_rate_bps);
+}
+
+u64 rxe_cc_acc_min_rate_bps(const struct rxe_cc_acc_params *p)
+{
+	return min(p->min_rate_bps, rxe_cc_acc_max_rate_bps(p));
+}
+
+int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
+{
+	u64 line = p->line_rate_bps;
+	u64 cap = rxe_cc_acc_max_rate_bps(p);
+
+	if (!knob_in_range(line, RXE_CC_ACC_MIN_RATE_BPS, RXE_CC_ACC_MAX_RATE_BPS) ||
+	    !knob_in_range(p->min_rate_bps, RXE_CC_ACC_MIN_RATE_BPS, line) ||
+	    !(p->max_rate_bps == 0 ||
+	      knob_in_range(p->max_rate_bps, p->min_rate_bps, line)) ||
+	    !(p->start_rate_bps == 0 ||
+	      knob_in_range(p->start_rate_bps, p->min_rate_bps, cap)) ||
+	    !knob_in_range(p->period_ns, RXE_CC_ACC_MIN_PERIOD_NS,
+		      RXE_CC_ACC_MAX_PERIOD_NS) ||
+	    !knob_in_range(p->halt_max_ns, p->period_ns, RXE_CC_ACC_MAX_HALT_NS) ||
+	    !knob_in_range(p->base_rtt_ns, 0, RXE_CC_ACC_MAX_TAU_NS) ||
+	    !knob_in_range(p->theta_ce_permille, 1, RXE_CC_ACC_PERMILLE) ||
+	    !knob_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
+	    !knob_in_range(p->beta0, 1, ACC_BETA_CAP))
+		return -RXE_CC_EINVAL;
+	return 0;
+}
+
+static u64 clamp_rate(const struct rxe_cc_acc_params *p, u64 rate_bps)
+{
+	return clamp_t(u64, rate_bps, rxe_cc_acc_min_rate_bps(p),
+		       rxe_cc_acc_max_rate_bps(p));
+}
+
+static void period_restart(struct rxe_cc_acc *st,
+			   const struct rxe_cc_acc_params *p, u64 now_ns)
+{
+	st->cur = (struct rxe_cc_acc_period) {
+		.start_ns = now_ns,
+		.end_ns = now_ns + p->period_ns,
+	};
+}
+
+void rxe_cc_acc_init(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		     u64 now_ns)
+{
+	*st = (struct rxe_cc_acc) { 0 };
+	st->rate_bps = clamp_rate(p, p->start_rate_bps ? p->start_rate_bps :
+					rxe_cc_acc_max_rate_bps(p));
+	period_restart(st, p, now_ns);
+}
+
+void rxe_cc_acc_on_send(struct rxe_cc_acc *st, u32 bytes, u64 now_ns)
+{
+	(void)now_ns;	/* the rate is read from ACKs, not from sends */
+	st->inflight_bytes += bytes;
+}
+
+/* After a go-back-N retransmission the glue knows W better than we do. */
+void rxe_cc_acc_set_inflight(struct rxe_cc_acc *st, u64 inflight_bytes)
+{
+	st->inflight_bytes = inflight_bytes;
+}
+
+u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
+		      const struct rxe_cc_acc_params *p)
+{
+	return p->base_rtt_ns ? p->base_rtt_ns : st->base_rtt_ns;
+}
+
+u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_period *m,
+			    const struct rxe_cc_acc_params *p)
+{
+	u64 span_ns, floor_ns;
+
+	if (m->n_ack < 2 || !m->rate_bytes)
+		return 0;
+	span_ns = m->last_ack_ns - m->first_ack_ns;
+	floor_ns = rxe_cc_tx_time_ns(m->rate_bytes, p->line_rate_bps);
+	span_ns = max_t(u64, max(span_ns, floor_ns), 1);
+	return min(rxe_cc_mul_div64(m->rate_bytes, ACC_NBIT_PER_BYTE, span_ns),
+		   p->line_rate_bps);
+}
+
+bool rxe_cc_acc_halted(const struct rxe_cc_acc *st, u64 now_ns)
+{
+	return st->halted && now_ns < st->halt_until_ns;
+}
+
+/* 0 while halted: the pacer then holds every packet. */
+u64 rxe_cc_acc_rate_bps(const struct rxe_cc_acc *st, u64 now_ns)
+{
+	return rxe_cc_acc_halted(st, now_ns) ? 0 : st->rate_bps;
+}
+
+u64 rxe_cc_acc_next_timer_ns(const struct rxe_cc_acc *st)
+{
+	if (st->halted)
+		return min(st->halt_until_ns, st->cur.end_ns);
+	return st->cur.end_ns;
+}
+
+/* ACC reads r from the ACK clock: the receiver must ACK every packet. */
+u32 rxe_cc_acc_ack_req_every(const struct rxe_cc_acc *st)
+{
+	(void)st;
+	return 1;
+}
+
+static void ev_begin(struct rxe_cc_acc_ev *ev, const struct rxe_cc_acc *st)
+{
+	if (ev)
+		*ev = (struct rxe_cc_acc_ev) { .old_rate_bps = st->rate_bps };
+}
+
+static u32 ev_end(struct rxe_cc_acc_ev *ev, const struct rxe_cc_acc *st,
+		  u32 flags)
+{
+	if (!ev)
+		return flags;
+	if (st->rate_bps != ev->old_rate_bps)
+		flags |= RXE_CC_ACC_EV_RATE_CHANGE;
+	ev->flags |= flags;
+	ev->rate_bps = st->rate_bps;
+	return ev->flags;
+}
+
+static u32 halt_end(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		    u64 now_ns, bool early)
+{
+	u64 end_ns = early ? now_ns : min(now_ns, st->halt_until_ns);
+
+	st->halted = false;
+	st->stats.halt_ns_total += end_ns - st->halt_start_ns;
+	period_restart(st, p, now_ns);
+	if (!early)
+		return RXE_CC_ACC_EV_HALT_END;
+	st->stats.halts_early++;
+	return RXE_CC_ACC_EV_HALT_END | RXE_CC_ACC_EV_HALT_EARLY;
+}
+
+static void base_rtt_update(struct rxe_cc_acc *st, u64 rtt_ns, u64 now_ns)
+{
+	if (!rtt_ns)
+		return;
+	rtt_ns = min(rtt_ns, RXE_CC_ACC_MAX_TAU_NS);
+	if (!st->base_rtt_ns || rtt_ns <= st->base_rtt_ns ||
+	    now_ns - st->base_rtt_stamp_ns > ACC_BASE_RTT_WIN_NS) {
+		st->base_rtt_ns = rtt_ns;
+		st->base_rtt_stamp_ns = now_ns;
+	}
+}
+
+static void period_account_ack(struct rxe_cc_acc_period *m, u32 acked_bytes,
+			       enum rxe_cc_mark mark, u64 now_ns)
+{
+	if (!m->n_ack)
+		m->first_ack_ns = now_ns;
+	else
+		m->rate_bytes += acked_bytes;
+	m->last_ack_ns = now_ns;
+	m->acked_bytes += acked_bytes;
+	m->n_ack++;
+	if (mark == RXE_CC_MARK_CE)
+		m->n_ce++;
+	else if (mark == RXE_CC_MARK_UE)
+		m->n_ue++;
+}
+
+static enum rxe_cc_acc_class classify(const struct rxe_cc_acc *st,
+				      const struct rxe_cc_acc_params *p)
+{
+	const struct rxe_cc_acc_period *m = &st->cur;
+
+	if (st->halted)
+		return RXE_CC_ACC_PERIOD_HALTED;
+	if (!m->n_ack)
+		return RXE_CC_ACC_PERIOD_NO_ACK;
+	if ((u64)m->n_ce * RXE_CC_ACC_PERMILLE >=
+	    (u64)p->theta_ce_permille * m->n_ack &&
+	    rxe_cc_acc_ack_rate_bps(m, p))
+		return RXE_CC_ACC_PERIOD_CONGESTED;
+	if (m->n_ce)
+		return RXE_CC_ACC_PERIOD_POSSIBLY;
+	if (m->n_ue)
+		return RXE_CC_ACC_PERIOD_VICTIM;
+	return RXE_CC_ACC_PERIOD_UNCONGESTED;
+}
+
+/* Packet conservation: stop until the queued excess has drained at r. */
+static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		       u64 now_ns)
+{
+	struct rxe_cc_acc_halt_info *h = &st->last_halt;
+	u64 r = rxe_cc_acc_ack_rate_bps(&st->cur, p);	/* > 0 if CONGESTED */
+	u64 pipe, max_excess;
+
+	h->inflight_bytes = st->inflight_bytes;
+	h->ack_rate_bps = r;
+	h->tau_ns = rxe_cc_acc_tau_ns(st, p);
+	pipe = rxe_cc_mul_div64(r, h->tau_ns, ACC_NBIT_PER_BYTE);
+	h->excess_bytes = st->inflight_bytes > pipe ?
+			  st->inflight_bytes - pipe : 0;
+	/* The bytes r drains in halt_max: any more excess hits the cap. */
+	max_excess = rxe_cc_mul_div64(p->halt_max_ns, r, ACC_NBIT_PER_BYTE);
+	if (h->excess_bytes >= max_excess)
+		h->t_halt_ns = p->halt_max_ns;
+	else
+		h->t_halt_ns = rxe_cc_mul_div64(h->excess_bytes,
+						ACC_NBIT_PER_BYTE, r);
+
+	st->rate_bps = clamp_rate(p, r);
+	st->ue_run = 0;
+	st->inc_run = 0;
+	if (!h->t_halt_ns)
+		return 0;
+	st->halted = true;
+	st->halt_start_ns = now_ns;
+	st->halt_until_ns = now_ns + h->t_halt_ns;
+	st->halt_pipe_bytes = pipe;
+	st->stats.halts++;
+	return RXE_CC_ACC_EV_HALT_START;
+}
+
+static u32 victim_period(struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p)
+{
+	st->inc_run = 0;
+	if (++st->ue_run <= p->p_thresh)
+		return 0;
+	st->ue_run = 0;
+	st->rate_bps = clamp_rate(p, st->rate_bps >> 1);
+	st->stats.victim_backoffs++;
+	return RXE_CC_ACC_EV_VICTIM_BACKOFF;
+}
+
+static u32 increase_beta(u32 beta0, u32 n)
+{
+	u32 shift = min_t(u32, n - 1, RXE_CC_ACC_BETA_SHIFT);
+
+	return min_t(u64, (u64)beta0 << shift, ACC_BETA_CAP);
+}
+
+static u32 uncongested_period(struct rxe_cc_acc *st,
+			      const struct rxe_cc_acc_params *p)
+{
+	u64 cap = rxe_cc_acc_max_rate_bps(p);
+	u64 step;
+
+	st->ue_run = 0;
+	if (st->inc_run < ACC_MAX_RUN)
+		st->inc_run++;
+	if (st->rate_bps >= cap)
+		return 0;
+	step = rxe_cc_mul_div64(cap - st->rate_bps,
+				increase_beta(p->beta0, st->inc_run),
+				RXE_CC_ACC_BETA_ONE);
+	st->rate_bps = clamp_rate(p, st->rate_bps + max(step, 1ULL));
+	st->stats.increases++;
+	return RXE_CC_ACC_EV_INCREASE;
+}
+
+/* Close the period if it is due: classify it and act. */
+static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		       u64 now_ns, struct rxe_cc_acc_ev *ev)
+{
+	enum rxe_cc_acc_class kind;
+	u32 flags = RXE_CC_ACC_EV_PERIOD;
+
+	if (now_ns < st->cur.end_ns)
+		return 0;
+	kind = classify(st, p);
+	switch (kind) {
+	case RXE_CC_ACC_PERIOD_CONGESTED:
+		flags |= source_halt(st, p, now_ns);
+		break;
+	case RXE_CC_ACC_PERIOD_POSSIBLY:
+		st->ue_run = 0;
+		st->inc_run = 0;
+		break;
+	case RXE_CC_ACC_PERIOD_VICTIM:
+		flags |= victim_period(st, p);
+		break;
+	case RXE_CC_ACC_PERIOD_UNCONGESTED:
+		flags |= uncongested_period(st, p);
+		break;
+	default:	/* NO_ACK, HALTED: nothing to learn */
+		break;
+	}
+	st->stats.periods[kind]++;
+	period_restart(st, p, now_ns);
+	if (ev)
+		ev->kind = kind;
+	return flags;
+}
+
+/* End a halt that reached halt_until, then close a due period. */
+static u32 timer_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		      u64 now_ns, struct rxe_cc_acc_ev *ev)
+{
+	u32 flags = 0;
+
+	if (st->halted && now_ns >= st->halt_until_ns)
+		flags |= halt_end(st, p, now_ns, false);
+	return flags | period_step(st, p, now_ns, ev);
+}
+
+u32 rxe_cc_acc_on_period(struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p, u64 now_ns,
+			 struct rxe_cc_acc_ev *ev)
+{
+	ev_begin(ev, st);
+	return ev_end(ev, st, period_step(st, p, now_ns, ev));
+}
+
+u32 rxe_cc_acc_on_timer(struct rxe_cc_acc *st,
+			const struct rxe_cc_acc_params *p, u64 now_ns,
+			struct rxe_cc_acc_ev *ev)
+{
+	ev_begin(ev, st);
+	return ev_end(ev, st, timer_step(st, p, now_ns, ev));
+}
+
+u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		      u32 acked_bytes, enum rxe_cc_mark mark,
+		      u64 rtt_sample_ns, u64 now_ns, struct rxe_cc_acc_ev *ev)
+{
+	u32 flags;
+
+	ev_begin(ev, st);
+	/* A late period timer: close the old period before this ACK. */
+	flags = timer_step(st, p, now_ns, ev);
+	st->inflight_bytes -= min_t(u64, acked_bytes, st->inflight_bytes);
+	base_rtt_update(st, rtt_sample_ns, now_ns);
+	if (st->halted && st->inflight_bytes <= st->halt_pipe_bytes)
+		flags |= halt_end(st, p, now_ns, true);
+	else
+		period_account_ack(&st->cur, acked_bytes, mark, now_ns);
+	return ev_end(ev, st, flags);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rxe_cc_acc.h - ACC, ACK-driven congestion control for lossless Ethernet
+ * (Zhang et al., NSDI'24), sender side, as fixed by
+ * shared/research/acc-tcd-spec.md.  The rules are stated in the header
+ * comment of rxe_cc_acc.c.
+ */
+#ifndef RXE_CC_ACC_H
+#define RXE_CC_ACC_H
+
+#include "rxe_cc_types.h"
+
+/* beta (the increase gain) is fixed point of RXE_CC_ACC_BETA_ONE. */
+#define RXE_CC_ACC_BETA_SHIFT		16
+#define RXE_CC_ACC_BETA_ONE		(1U << RXE_CC_ACC_BETA_SHIFT)
+
+#define RXE_CC_ACC_PERMILLE		1000U
+
+/* Knob bounds enforced by rxe_cc_acc_params_check(). */
+#define RXE_CC_ACC_MIN_PERIOD_NS	1000ULL			/* 1 us */
+#define RXE_CC_ACC_MAX_PERIOD_NS	(100ULL * 1000 * 1000)	/* 100 ms */
+#define RXE_CC_ACC_MAX_HALT_NS		RXE_CC_NSEC_PER_SEC	/* 1 s */
+#define RXE_CC_ACC_MAX_TAU_NS		RXE_CC_NSEC_PER_SEC	/* 1 s */
+#define RXE_CC_ACC_MAX_P_THRESH		1000U
+#define RXE_CC_ACC_MIN_RATE_BPS		1000ULL			/* 1 kb/s */
+#define RXE_CC_ACC_MAX_RATE_BPS		(1600ULL * 1000 * 1000 * 1000)
+
+struct rxe_cc_acc_params {
+	u64 period_ns;		/* T, [1 us, 100 ms]; default 50 us */
+	u64 halt_max_ns;	/* halt cap, [T, 1 s]; default 8 * T */
+	u64 min_rate_bps;	/* floor, [1 kb/s, max rate]; default 1 Mb/s */
+	u64 max_rate_bps;	/* cap C, [min, line]; 0 = line rate */
+	u64 start_rate_bps;	/* [min, max]; 0 = max rate */
+	u64 line_rate_bps;	/* port speed, [1 kb/s, 1.6 Tb/s]; glue sets */
+	u64 base_rtt_ns;	/* tau, [0, 1 s]; 0 = measure (min RTT) */
+	u32 theta_ce_permille;	/* CE share for "congested", [1, 1000]; 900 */
+	u32 p_thresh;		/* UE periods kept before halving, [1, 1000] */
+	u32 beta0;		/* first increase gain, [1, ONE/2]; ONE/16 */
+};
+
+/* How a period was classified. */
+enum rxe_cc_acc_class {
+	RXE_CC_ACC_PERIOD_NO_ACK = 0,	/* no ACK: nothing changes */
+	RXE_CC_ACC_PERIOD_CONGESTED,	/* CE share >= theta: halt, rate = r */
+	RXE_CC_ACC_PERIOD_POSSIBLY,	/* some CE: hold, reset streaks */
+	RXE_CC_ACC_PERIOD_VICTIM,	/* UE only: hold, halve after p_thresh */
+	RXE_CC_ACC_PERIOD_UNCONGESTED,	/* no marks: increase */
+	RXE_CC_ACC_PERIOD_HALTED,	/* ended while halted: discarded */
+	RXE_CC_ACC_PERIOD_CLASSES
+};
+
+/* What one call did, for trace events and counters. */
+#define RXE_CC_ACC_EV_PERIOD		(1U << 0) /* a period was closed */
+#define RXE_CC_ACC_EV_HALT_START	(1U << 1) /* see last_halt */
+#define RXE_CC_ACC_EV_HALT_END		(1U << 2)
+#define RXE_CC_ACC_EV_HALT_EARLY	(1U << 3) /* ended by W <= r * tau */
+#define RXE_CC_ACC_EV_VICTIM_BACKOFF	(1U << 4) /* rate halved */
+#define RXE_CC_ACC_EV_INCREASE		(1U << 5)
+#define RXE_CC_ACC_EV_RATE_CHANGE	(1U << 6)
+
+struct rxe_cc_acc_ev {
+	u32 flags;			/* RXE_CC_ACC_EV_* */
+	enum rxe_cc_acc_class kind;	/* valid with RXE_CC_ACC_EV_PERIOD */
+	u64 old_rate_bps;
+	u64 rate_bps;			/* rate after the halt, if any */
+};
+
+/* Marks and ACK timing of the open period. */
+struct rxe_cc_acc_period {
+	u64 start_ns;
+	u64 end_ns;
+	u64 first_ack_ns;
+	u64 last_ack_ns;
+	u64 acked_bytes;	/* all bytes acked in the period */
+	u64 rate_bytes;		/* bytes acked by all but the first ACK */
+	u32 n_ack;
+	u32 n_ce;
+	u32 n_ue;
+};
+
+/* The inputs and result of the latest source halt. */
+struct rxe_cc_acc_halt_info {
+	u64 inflight_bytes;	/* W */
+	u64 ack_rate_bps;	/* r */
+	u64 tau_ns;		/* base RTT used */
+	u64 excess_bytes;	/* W - r * tau */
+	u64 t_halt_ns;		/* after the halt_max cap */
+};
+
+struct rxe_cc_acc_stats {
+	u64 halts;
+	u64 halts_early;	/* ended by the ACK clock */
+	u64 halt_ns_total;
+	u64 victim_backoffs;
+	u64 increases;
+	u64 periods[RXE_CC_ACC_PERIOD_CLASSES];
+};
+
+/* Per-QP state. */
+struct rxe_cc_acc {
+	u64 rate_bps;		/* R, also the rate to resume at after a halt */
+	u64 inflight_bytes;	/* W: sent, not yet acknowledged */
+	u64 base_rtt_ns;	/* measured min RTT, 0 = no sample yet */
+	u64 base_rtt_stamp_ns;
+	u64 halt_start_ns;
+	u64 halt_until_ns;
+	u64 halt_pipe_bytes;	/* r * tau at halt start: early-end level */
+	u32 ue_run;		/* consecutive victim periods */
+	u32 inc_run;		/* n: consecutive uncongested periods */
+	bool halted;
+	struct rxe_cc_acc_period cur;
+	struct rxe_cc_acc_halt_info last_halt;
+	struct rxe_cc_acc_stats stats;
+};
+
+void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p);
+int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p);
+u64 rxe_cc_acc_min_rate_bps(const struct rxe_cc_acc_params *p);
+u64 rxe_cc_acc_max_rate_bps(const struct rxe_cc_acc_params *p);
+
+void rxe_cc_acc_init(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		     u64 now_ns);
+void rxe_cc_acc_on_send(struct rxe_cc_acc *st, u32 bytes, u64 now_ns);
+void rxe_cc_acc_set_inflight(struct rxe_cc_acc *st, u64 inflight_bytes);
+u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		      u32 acked_bytes, enum rxe_cc_mark mark,
+		      u64 rtt_sample_ns, u64 now_ns, struct rxe_cc_acc_ev *ev);
+u32 rxe_cc_acc_on_period(struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p, u64 now_ns,
+			 struct rxe_cc_acc_ev *ev);
+u32 rxe_cc_acc_on_timer(struct rxe_cc_acc *st,
+			const struct rxe_cc_acc_params *p, u64 now_ns,
+			struct rxe_cc_acc_ev *ev);
+
+u64 rxe_cc_acc_rate_bps(const struct rxe_cc_acc *st, u64 now_ns);
+bool rxe_cc_acc_halted(const struct rxe_cc_acc *st, u64 now_ns);
+u64 rxe_cc_acc_next_timer_ns(const struct rxe_cc_acc *st);
+u32 rxe_cc_acc_ack_req_every(const struct rxe_cc_acc *st);
+u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
+		      const struct rxe_cc_acc_params *p);
+u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_period *m,
+			    const struct rxe_cc_acc_params *p);
+
+#endif /* RXE_CC_ACC_H */

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side helpers for the rxe selftests (source this file in the VM).
+#
+# Topology helpers build hosts as network namespaces joined by veth pairs,
+# each with an rxe device, and tear everything down in a trap.  perftest
+# helpers run a server/client pair and print the measured bandwidth.
+
+RXE_NETNS=()		# namespaces we created, deleted by rxe_cleanup
+RXE_LINKS=()		# rdma links we created
+RXE_PIDS=()		# background processes we started
+
+RXE_DMESG_SEEN=0
+RXE_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# Check the kernel log lines that appeared since the last call for splats,
+# with the same patterns as the runner's whole-log check.
+rxe_dmesg_clean() {
+	local tmp rc
+	tmp=$(mktemp)
+	dmesg | tail -n +"$((RXE_DMESG_SEEN + 1))" >"$tmp"
+	RXE_DMESG_SEEN=$((RXE_DMESG_SEEN + $(wc -l <"$tmp")))
+	"$RXE_LIB_DIR/../vm/check-dmesg" "$tmp"
+	rc=$?
+	rm -f "$tmp"
+	return $rc
+}
+
+rxe_cleanup() {
+	local p l n
+	for p in "${RXE_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${RXE_PIDS[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	RXE_PIDS=()
+	for l in "${RXE_LINKS[@]}"; do
+		rdma link delete "$l" 2>/dev/null
+	done
+	RXE_LINKS=()
+	for n in "${RXE_NETNS[@]}"; do
+		ip netns delete "$n" 2>/dev/null
+	done
+	RXE_NETNS=()
+}
+
+# rxe_host NS IFNAME ADDR4/PLEN ADDR6/PLEN RXEDEV: configure an interface
+# already moved into NS and put an rxe device on it.
+rxe_host() {
+	local ns=$1 ifc=$2 a4=$3 a6=$4 dev=$5
+	ip -n "$ns" link set lo up
+	ip -n "$ns" addr add "$a4" dev "$ifc"
+	ip -n "$ns" addr add "$a6" dev "$ifc" nodad
+	ip -n "$ns" link set "$ifc" up
+	ip netns exec "$ns" rdma link add "$dev" type rxe netdev "$ifc" || return 1
+	RXE_LINKS+=("$dev")
+}
+
+# rxe_two_hosts: namespaces rxa and rxb over a veth pair, rxe devices rxe_a
+# and rxe_b, addresses 10.10.0.1/2 and fd00::1/2.
+rxe_two_hosts() {
+	ip netns add rxa && RXE_NETNS+=(rxa) || return 1
+	ip netns add rxb && RXE_NETNS+=(rxb) || return 1
+	ip link add va type veth peer name vb || return 1
+	ip link set va netns rxa
+	ip link set vb netns rxb
+	rxe_host rxa va 10.10.0.1/24 fd00::1/64 rxe_a || return 1
+	rxe_host rxb vb 10.10.0.2/24 fd00::2/64 rxe_b || return 1
+}
+
+# rxe_gid_index DEV ADDR: index of the RoCE v2 GID of DEV that carries ADDR
+# (an IPv4 address is stored IPv4-mapped).  Waits briefly: the GID table is
+# filled from a work item after the address appears.
+rxe_gid_index() {
+	local dev=$1 addr=$2 want i gid type tries
+	case "$addr" in
+	*:*) want=$(python3 -c "import ipaddress,sys; print(ipaddress.IPv6Address(sys.argv[1]).exploded)" "$addr") ;;
+	*) want=$(python3 -c "import ipaddress,sys; print(ipaddress.IPv6Address('::ffff:'+sys.argv[1]).exploded)" "$addr") ;;
+	esac
+	for tries in $(seq 50); do
+		for i in $(seq 0 15); do
+			gid=$(cat "/sys/class/infiniband/$dev/ports/1/gids/$i" 2>/dev/null) || continue
+			type=$(cat "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null)
+			if [ "$gid" = "$want" ] && [ "$type" = "RoCE v2" ]; then
+				echo "$i"
+				return 0
+			fi
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+# rxe_perf TOOL SRV_NS SRV_DEV SRV_ADDR CLI_NS CLI_DEV [perftest args...]
+# Runs a perftest server in SRV_NS and a client in CLI_NS towards SRV_ADDR;
+# sets RXE_PERF_OUT (the client's output) and RXE_PERF_RC.  perftest's
+# out-of-band exchange is IPv4 TCP; with RXE_PERF_GID=6 the RoCE traffic
+# itself uses each side's global IPv6 GID.  Bounded by RXE_PERF_TIMEOUT.
+rxe_perf() {
+	local tool=$1 sns=$2 sdev=$3 saddr=$4 cns=$5 cdev=$6
+	shift 6
+	local fam=${RXE_PERF_GID:-4} sgid cgid srv_pid log t=${RXE_PERF_TIMEOUT:-120}
+	sgid=$(rxe_gid_index "$sdev" "$(rxe_ns_addr "$sns" "$fam")")
+	cgid=$(rxe_gid_index "$cdev" "$(rxe_ns_addr "$cns" "$fam")")
+	if [ -z "$sgid" ] || [ -z "$cgid" ]; then
+		echo "# no IPv$fam GID on $sdev or $cdev"
+		RXE_PERF_RC=1
+		return 1
+	fi
+	log=$(mktemp)
+	ip netns exec "$sns" timeout "$t" "$tool" -d "$sdev" -x "$sgid" "$@" >"$log" 2>&1 &
+	srv_pid=$!
+	RXE_PIDS+=("$srv_pid")
+	sleep 1
+	RXE_PERF_OUT=$(ip netns exec "$cns" timeout "$t" "$tool" -d "$cdev" -x "$cgid" "$@" "$saddr" 2>&1)
+	RXE_PERF_RC=$?
+	# A client that failed leaves the server waiting for nobody.
+	[ "$RXE_PERF_RC" -ne 0 ] && kill "$srv_pid" 2>/dev/null
+	wait "$srv_pid" 2>/dev/null
+	local src=$?
+	[ "$RXE_PERF_RC" -eq 0 ] && RXE_PERF_RC=$src
+	if [ "$RXE_PERF_RC" -ne 0 ]; then
+		sed 's/^/# server: /' "$log"
+		echo "$RXE_PERF_OUT" | sed 's/^/# client: /'
+	fi
+	rm -f "$log"
+	return "$RXE_PERF_RC"
+}
+
+# rxe_ns_addr NS 4|6: the first global address of that family in NS.
+rxe_ns_addr() {
+	ip -n "$1" -"$2" -o addr show scope global |
+		awk '{split($4, a, "/"); print a[1]; exit}'
+}
+
+# rxe_perf_bw: average bandwidth (MB/s) from the last bandwidth-test output:
+# the data line is "bytes iterations peak avg msgrate".
+rxe_perf_bw() {
+	echo "$RXE_PERF_OUT" | awk '$1 ~ /^[0-9]+$/ && NF >= 5 {bw=$4} END {print bw+0}'
+}
+
+# rxe_perf_lat: typical latency (usec) from the last ib_*_lat output:
+# "bytes iterations t_min t_max t_typical ...".
+rxe_perf_lat() {
+	echo "$RXE_PERF_OUT" | awk '$1 ~ /^[0-9]+$/ && NF >= 5 {lat=$5} END {print lat+0}'
+}
+
+# gt0 X: X is a number greater than zero.
+gt0() { awk -v x="$1" 'BEGIN {exit !(x > 0)}'; }

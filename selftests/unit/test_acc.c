@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_acc.c - ACC sender core against hand-computed values: halt time
+ * from a known excess, the ACK-rate estimate under jitter, victim halving,
+ * the increase formula, the halt cap, rate bounds under random events,
+ * integer-vs-long-double sweeps for overflow, ECN-only operation and the
+ * possibly-congested hold.
+ */
+#include "test_util.h"
+#include "rxe_cc_acc.h"
+
+#define LINE_BPS	(10 * GBPS)
+#define PERIOD_NS	(50 * NS_PER_US)
+#define PKT		1000U
+
+static void params_10g(struct rxe_cc_acc_params *p)
+{
+	rxe_cc_acc_params_default(p);
+	p->line_rate_bps = LINE_BPS;
+}
+
+/* @n ACKs of @bytes each, @gap_ns apart, starting @gap_ns after *now. */
+static u32 acks(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		u32 n, u32 bytes, u64 gap_ns, enum rxe_cc_mark mark, u64 *now)
+{
+	u32 flags = 0;
+
+	while (n--) {
+		*now += gap_ns;
+		flags |= rxe_cc_acc_on_ack(st, p, bytes, mark, 0, *now, NULL);
+	}
+	return flags;
+}
+
+/*
+ * One full period, closed by the period timer: @n ACKs evenly spaced, the
+ * first @n_mark of them with @mark, the others unmarked.
+ */
+static u32 period_mixed(struct rxe_cc_acc *st,
+			const struct rxe_cc_acc_params *p, u32 n, u32 n_mark,
+			enum rxe_cc_mark mark, struct rxe_cc_acc_ev *ev)
+{
+	u64 now = st->cur.start_ns, gap = p->period_ns / (n + 1);
+
+	rxe_cc_acc_on_send(st, n * PKT, now);
+	acks(st, p, n_mark, PKT, gap, mark, &now);
+	acks(st, p, n - n_mark, PKT, gap, RXE_CC_MARK_NO, &now);
+	return rxe_cc_acc_on_timer(st, p, st->cur.end_ns, ev);
+}
+
+static u32 period_of(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		     u32 n, enum rxe_cc_mark mark, struct rxe_cc_acc_ev *ev)
+{
+	return period_mixed(st, p, n, n, mark, ev);
+}
+
+static void test_defaults_and_check(void **state)
+{
+	struct rxe_cc_acc_params p;
+
+	(void)state;
+	rxe_cc_acc_params_default(&p);
+	assert_int_equal(rxe_cc_acc_params_check(&p), 0);
+	assert_int_equal(p.period_ns, 50 * NS_PER_US);
+	assert_int_equal(p.halt_max_ns, 8 * p.period_ns);
+	assert_int_equal(p.theta_ce_permille, 900);
+	assert_int_equal(p.p_thresh, 3);
+	assert_int_equal(p.beta0, RXE_CC_ACC_BETA_ONE / 16);
+	assert_int_equal(p.base_rtt_ns, 0);
+
+#define BAD(stmt) do { params_10g(&p); stmt; \
+	assert_int_equal(rxe_cc_acc_params_check(&p), -22); } while (0)
+#define GOOD(stmt) do { params_10g(&p); stmt; \
+	assert_int_equal(rxe_cc_acc_params_check(&p), 0); } while (0)
+	BAD(p.period_ns = 999);
+	BAD(p.period_ns = RXE_CC_ACC_MAX_PERIOD_NS + 1);
+	BAD(p.halt_max_ns = p.period_ns - 1);
+	BAD(p.halt_max_ns = NS_PER_SEC + 1);
+	BAD(p.theta_ce_permille = 0);
+	BAD(p.theta_ce_permille = 1001);
+	BAD(p.p_thresh = 0);
+	BAD(p.beta0 = 0);
+	BAD(p.beta0 = RXE_CC_ACC_BETA_ONE / 2 + 1);
+	BAD(p.line_rate_bps = 0);
+	BAD(p.line_rate_bps = RXE_CC_ACC_MAX_RATE_BPS + 1);
+	BAD(p.min_rate_bps = 999);
+	BAD(p.min_rate_bps = LINE_BPS + 1);
+	BAD(p.max_rate_bps = LINE_BPS + 1);
+	BAD(p.max_rate_bps = p.min_rate_bps - 1);
+	BAD(p.start_rate_bps = p.min_rate_bps - 1);
+	BAD(p.max_rate_bps = GBPS; p.start_rate_bps = 2 * GBPS);
+	BAD(p.base_rtt_ns = NS_PER_SEC + 1);
+	GOOD(p.beta0 = RXE_CC_ACC_BETA_ONE / 2);
+	GOOD(p.theta_ce_permille = 1000);
+	GOOD(p.max_rate_bps = GBPS; p.start_rate_bps = GBPS);
+	GOOD(p.base_rtt_ns = 10 * NS_PER_US);
+#undef BAD
+#undef GOOD
+}
+
+static void test_starts_at_line_rate_acks_every_packet(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+
+	(void)state;
+	params_10g(&p);
+	rxe_cc_acc_init(&st, &p, 0);
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, 0), LINE_BPS);
+	assert_int_equal(rxe_cc_acc_ack_req_every(&st), 1);
+	assert_int_equal(rxe_cc_acc_next_timer_ns(&st), PERIOD_NS);
+	p.start_rate_bps = GBPS;
+	rxe_cc_acc_init(&st, &p, 0);
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, 0), GBPS);
+}
+
+/*
+ * 30 CE ACKs of 1000 B every 1.6 us: r = 5 Gb/s.  tau = 10 us: pipe =
+ * 6250 B.  W = 56250 B at the period end: excess 50000 B, t_halt = 80 us.
+ */
+static void setup_known_halt(struct rxe_cc_acc *st,
+			     struct rxe_cc_acc_params *p,
+			     struct rxe_cc_acc_ev *ev, u64 *now)
+{
+	params_10g(p);
+	p->base_rtt_ns = 10 * NS_PER_US;
+	rxe_cc_acc_init(st, p, 0);
+	*now = 0;
+	rxe_cc_acc_on_send(st, 86250, 0);
+	acks(st, p, 30, PKT, 1600, RXE_CC_MARK_CE, now);
+	assert_int_equal(st->inflight_bytes, 56250);
+	*now = PERIOD_NS;
+	rxe_cc_acc_on_timer(st, p, *now, ev);
+}
+
+static void test_halt_time_from_known_excess(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_START);
+	assert_true(ev.flags & RXE_CC_ACC_EV_RATE_CHANGE);
+	assert_int_equal(st.last_halt.ack_rate_bps, 5 * GBPS);
+	assert_int_equal(st.last_halt.tau_ns, 10 * NS_PER_US);
+	assert_int_equal(st.last_halt.excess_bytes, 50000);
+	assert_int_equal(st.last_halt.t_halt_ns, 80 * NS_PER_US);
+	assert_true(rxe_cc_acc_halted(&st, now));
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, now), 0);
+	assert_int_equal(rxe_cc_acc_next_timer_ns(&st), now + 50 * NS_PER_US);
+	/* A period boundary inside the halt is discarded. */
+	rxe_cc_acc_on_timer(&st, &p, now + 50 * NS_PER_US, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_HALTED);
+	assert_int_equal(rxe_cc_acc_next_timer_ns(&st), now + 80 * NS_PER_US);
+	assert_int_equal(rxe_cc_acc_on_timer(&st, &p, now + 80 * NS_PER_US,
+					     &ev), RXE_CC_ACC_EV_HALT_END);
+	/* After the halt: send at r, the share the bottleneck gave us. */
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, now + 80 * NS_PER_US),
+			 5 * GBPS);
+	assert_int_equal(st.stats.halts, 1);
+	assert_int_equal(st.stats.halt_ns_total, 80 * NS_PER_US);
+	/* A fresh period starts when the halt ends. */
+	assert_int_equal(st.cur.start_ns, now + 80 * NS_PER_US);
+}
+
+static void test_halt_ends_early_on_ack_clock(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now;
+	u32 f;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	/* The queue drains faster than r: W reaches the pipe after 50 ACKs. */
+	f = acks(&st, &p, 49, PKT, NS_PER_US, RXE_CC_MARK_NO, &now);
+	assert_false(f & RXE_CC_ACC_EV_HALT_END);
+	assert_true(rxe_cc_acc_halted(&st, now));
+	f = acks(&st, &p, 1, PKT, NS_PER_US, RXE_CC_MARK_NO, &now);
+	assert_int_equal(f & (RXE_CC_ACC_EV_HALT_END | RXE_CC_ACC_EV_HALT_EARLY),
+			 RXE_CC_ACC_EV_HALT_END | RXE_CC_ACC_EV_HALT_EARLY);
+	assert_int_equal(st.inflight_bytes, 6250);
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, now), 5 * GBPS);
+	assert_int_equal(st.stats.halts_early, 1);
+	assert_int_equal(st.stats.halt_ns_total, 50 * NS_PER_US);
+}
+
+static void test_halt_time_with_jitter_within_packet_time(void **state)
+{
+	u64 seed = 7;
+	int run;
+
+	(void)state;
+	for (run = 0; run < 200; run++) {
+		struct rxe_cc_acc_params p;
+		struct rxe_cc_acc st;
+		struct rxe_cc_acc_ev ev;
+		u64 rate = prng_range(&seed, 100 * MBPS, LINE_BPS);
+		u64 gap = PKT * 8 * NS_PER_SEC / rate;	/* one packet time */
+		u64 excess = prng_range(&seed, 0, 100) * PKT, pipe, now = 0;
+		long double t_ref;
+		u32 i, n = 40;
+
+		params_10g(&p);
+		p.period_ns = max_t(u64, (n + 2) * gap, RXE_CC_ACC_MIN_PERIOD_NS);
+	p.halt_max_ns = RXE_CC_ACC_MAX_HALT_NS;
+		p.halt_max_ns = RXE_CC_ACC_MAX_HALT_NS;
+		p.base_rtt_ns = prng_range(&seed, 1, 20) * NS_PER_US;
+		pipe = rate * p.base_rtt_ns / (8 * NS_PER_SEC);
+		rxe_cc_acc_init(&st, &p, 0);
+		rxe_cc_acc_on_send(&st, pipe + excess + n * PKT, 0);
+		for (i = 1; i <= n; i++) {
+			/*
+			 * +-25 % jitter on the ACKs between the first and
+			 * the last: r reads only the span, so t_halt holds.
+			 */
+			u64 t = i * gap;
+
+			if (i > 1 && i < n)
+				t += prng_range(&seed, 0, gap / 2) - gap / 4;
+
+			now = max_t(u64, now, t);
+			rxe_cc_acc_on_ack(&st, &p, PKT, RXE_CC_MARK_CE, 0,
+					  now, NULL);
+		}
+		rxe_cc_acc_on_timer(&st, &p, p.period_ns, &ev);
+		assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+		t_ref = (long double)excess * 8 * NS_PER_SEC / rate;
+		assert_within_abs(st.last_halt.t_halt_ns, t_ref, gap);
+	}
+}
+
+/*
+ * 50 ACKs at @rate, each off its ideal time by up to +-30 % of the gap:
+ * the span is off by at most 0.6 gap of 49, 1.2 %.
+ */
+static void check_ack_rate(u64 rate, u64 *seed)
+{
+	const u32 n = 50, pkt = rate < GBPS ? 64 : 4096;
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	u64 gap = (u64)pkt * 8 * NS_PER_SEC / rate, now = 0;
+	long double r_true = (long double)pkt * 8 * NS_PER_SEC / gap;
+	u32 i;
+
+	params_10g(&p);
+	p.line_rate_bps = 400 * GBPS;
+	p.period_ns = max_t(u64, (n + 2) * gap, RXE_CC_ACC_MIN_PERIOD_NS);
+	p.halt_max_ns = RXE_CC_ACC_MAX_HALT_NS;
+	assert_int_equal(rxe_cc_acc_params_check(&p), 0);
+	rxe_cc_acc_init(&st, &p, 0);
+	for (i = 1; i <= n; i++) {
+		u64 t = i * gap + prng_range(seed, 0, 6 * gap / 10) -
+			3 * gap / 10;
+
+		now = max_t(u64, now, t);
+		rxe_cc_acc_on_ack(&st, &p, pkt, RXE_CC_MARK_NO, 0, now, NULL);
+	}
+	assert_int_equal(st.cur.n_ack, n);
+	assert_within_ppm(rxe_cc_acc_ack_rate_bps(&st.cur, &p), r_true, 20000);
+}
+
+static void test_ack_rate_estimate(void **state)
+{
+	const u64 rates[] = { MBPS, 25 * MBPS, GBPS, 10 * GBPS, 100 * GBPS,
+			      400 * GBPS };
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	u64 seed = 99, now = 0;
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rates); i++)
+		for (k = 0; k < 20; k++)
+			check_ack_rate(rates[i], &seed);
+
+	/* Fencepost: two ACKs 8 us apart carry one 1000 B span: 1 Gb/s. */
+	params_10g(&p);
+	rxe_cc_acc_init(&st, &p, 0);
+	acks(&st, &p, 1, PKT, NS_PER_US, RXE_CC_MARK_NO, &now);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur, &p), 0);
+	acks(&st, &p, 1, PKT, 8 * NS_PER_US, RXE_CC_MARK_NO, &now);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur, &p), GBPS);
+	/* ACK compression: a burst never reads above line rate. */
+	acks(&st, &p, 10, PKT, 1, RXE_CC_MARK_NO, &now);
+	assert_true(rxe_cc_acc_ack_rate_bps(&st.cur, &p) <= LINE_BPS);
+}
+
+static void test_victim_halves_after_p_thresh(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	int k;
+
+	(void)state;
+	params_10g(&p);
+	p.start_rate_bps = 8 * GBPS;
+	rxe_cc_acc_init(&st, &p, 0);
+	for (k = 1; k <= 3; k++) {
+		period_of(&st, &p, 10, RXE_CC_MARK_UE, &ev);
+		assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_VICTIM);
+		assert_int_equal(st.rate_bps, 8 * GBPS);
+	}
+	assert_int_equal(period_of(&st, &p, 10, RXE_CC_MARK_UE, &ev),
+			 RXE_CC_ACC_EV_PERIOD | RXE_CC_ACC_EV_VICTIM_BACKOFF |
+			 RXE_CC_ACC_EV_RATE_CHANGE);
+	assert_int_equal(st.rate_bps, 4 * GBPS);
+	/* The count restarts: three more kept, the fourth halves. */
+	for (k = 1; k <= 3; k++)
+		period_of(&st, &p, 10, RXE_CC_MARK_UE, NULL);
+	assert_int_equal(st.rate_bps, 4 * GBPS);
+	period_of(&st, &p, 10, RXE_CC_MARK_UE, NULL);
+	assert_int_equal(st.rate_bps, 2 * GBPS);
+	assert_int_equal(st.stats.victim_backoffs, 2);
+	/* Victims never halt. */
+	assert_int_equal(st.stats.halts, 0);
+	/* A clean period breaks the streak. */
+	for (k = 1; k <= 3; k++)
+		period_of(&st, &p, 10, RXE_CC_MARK_UE, NULL);
+	period_of(&st, &p, 10, RXE_CC_MARK_NO, NULL);
+	period_of(&st, &p, 10, RXE_CC_MARK_UE, NULL);
+	assert_int_equal(st.stats.victim_backoffs, 2);
+}
+
+static void test_increase_formula(void **state)
+{
+	/* R += (C - R) * beta0 * 2^(n-1), beta0 = 1/16, capped at 1/2. */
+	const u64 expect[] = {
+		1562500000ULL,	/* 1e9 + 9e9 / 16 */
+		2617187500ULL,	/* + (1e10 - 1.5625e9) / 8 */
+		4462890625ULL,	/* + (1e10 - 2.6171875e9) / 4 */
+		7231445312ULL,	/* + floor(5537109375 / 2) */
+		8615722656ULL,	/* + 2768554688 / 2, the cap */
+	};
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	unsigned int n;
+	u64 r;
+
+	(void)state;
+	params_10g(&p);
+	p.start_rate_bps = GBPS;
+	rxe_cc_acc_init(&st, &p, 0);
+	for (n = 0; n < 5; n++) {
+		period_of(&st, &p, 10, RXE_CC_MARK_NO, &ev);
+		assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
+		assert_true(ev.flags & RXE_CC_ACC_EV_INCREASE);
+		assert_int_equal(st.inc_run, n + 1);
+		assert_int_equal(st.rate_bps, expect[n]);
+	}
+	/* A possibly-congested period resets n: back to 1/16. */
+	period_of(&st, &p, 10, RXE_CC_MARK_NO, NULL);
+	r = st.rate_bps;
+	period_mixed(&st, &p, 10, 5, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	assert_int_equal(st.rate_bps, r);
+	period_of(&st, &p, 10, RXE_CC_MARK_NO, NULL);
+	assert_int_equal(st.rate_bps, r + (LINE_BPS - r) / 16);
+	/* Many clean periods converge to C and never pass it. */
+	for (n = 0; n < 100; n++)
+		period_of(&st, &p, 10, RXE_CC_MARK_NO, NULL);
+	assert_int_equal(st.rate_bps, LINE_BPS);
+}
+
+static void test_possibly_congested_holds(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, r;
+
+	(void)state;
+	params_10g(&p);
+	p.start_rate_bps = 3 * GBPS;
+	rxe_cc_acc_init(&st, &p, 0);
+	period_of(&st, &p, 10, RXE_CC_MARK_NO, NULL);
+	period_of(&st, &p, 10, RXE_CC_MARK_UE, NULL);
+	assert_int_equal(st.ue_run, 1);
+	/* 8 CE of 10: below 90 %; the UE of the others does not count. */
+	rxe_cc_acc_on_send(&st, 10 * PKT, st.cur.start_ns);
+	now = st.cur.start_ns;
+	acks(&st, &p, 8, PKT, NS_PER_US, RXE_CC_MARK_CE, &now);
+	acks(&st, &p, 2, PKT, NS_PER_US, RXE_CC_MARK_UE, &now);
+	r = st.rate_bps;
+	rxe_cc_acc_on_timer(&st, &p, st.cur.end_ns, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	assert_int_equal(st.rate_bps, r);
+	assert_int_equal(st.ue_run, 0);
+	assert_int_equal(st.inc_run, 0);
+	assert_int_equal(st.stats.halts, 0);
+	/* 9 of 10 is congested. */
+	period_mixed(&st, &p, 10, 9, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	/* A single CE ACK cannot measure r: it only holds. */
+	rxe_cc_acc_init(&st, &p, 0);
+	period_of(&st, &p, 1, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+}
+
+static void test_no_ack_never_halts_beyond_halt_max(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, start, r;
+
+	(void)state;
+	params_10g(&p);
+	rxe_cc_acc_init(&st, &p, 0);
+	/* 100 MB queued: the closed form asks for far more than halt_max. */
+	rxe_cc_acc_on_send(&st, 100 << 20, 0);
+	period_of(&st, &p, 20, RXE_CC_MARK_CE, &ev);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_START);
+	assert_int_equal(st.last_halt.t_halt_ns, p.halt_max_ns);
+	start = st.halt_start_ns;
+	r = st.rate_bps;
+	/* The peer died: no ACK, ever.  Even unasked, the halt lapses. */
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, start + p.halt_max_ns - 1),
+			 0);
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, start + p.halt_max_ns), r);
+	assert_int_equal(rxe_cc_acc_next_timer_ns(&st),
+			 start + p.period_ns);
+	for (now = start; now < start + 20 * p.period_ns;
+	     now = rxe_cc_acc_next_timer_ns(&st))
+		rxe_cc_acc_on_timer(&st, &p, rxe_cc_acc_next_timer_ns(&st),
+				    NULL);
+	assert_false(st.halted);
+	assert_int_equal(st.stats.halt_ns_total, p.halt_max_ns);
+	/* Periods without ACKs change nothing. */
+	assert_int_equal(st.rate_bps, r);
+	assert_true(st.stats.periods[RXE_CC_ACC_PERIOD_NO_ACK] >= 10);
+}
+
+static void test_ecn_only_fallback(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 r_after, prev;
+	int k;
+
+	(void)state;
+	/* A peer that sets only CE (plain ECN, no TCD): halts, recovers. */
+	params_10g(&p);
+	p.base_rtt_ns = 10 * NS_PER_US;
+	rxe_cc_acc_init(&st, &p, 0);
+	rxe_cc_acc_on_send(&st, 200000, 0);
+	period_of(&st, &p, 20, RXE_CC_MARK_CE, &ev);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_START);
+	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_END);
+	r_after = st.rate_bps;
+	assert_true(r_after < LINE_BPS / 2);
+	prev = r_after;
+	for (k = 0; k < 30; k++) {
+		period_of(&st, &p, 20, RXE_CC_MARK_NO, NULL);
+		assert_true(st.rate_bps >= prev);
+		prev = st.rate_bps;
+	}
+	assert_true(st.rate_bps > 99 * (LINE_BPS / 100));
+	assert_int_equal(st.stats.victim_backoffs, 0);
+	assert_int_equal(st.stats.periods[RXE_CC_ACC_PERIOD_VICTIM], 0);
+}
+
+static void test_base_rtt(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+
+	(void)state;
+	params_10g(&p);
+	rxe_cc_acc_init(&st, &p, 0);
+	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 0);
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 20000, 1, NULL);
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 10000, 2, NULL);
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 30000, 3, NULL);
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 0, 4, NULL);
+	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 10000);
+	/* The min expires after 10 s: a path change is learnt. */
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 15000,
+			  11 * NS_PER_SEC, NULL);
+	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 15000);
+	p.base_rtt_ns = 7000;
+	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 7000);
+}
+
+static void test_late_timer_period_closed_by_ack(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now = 0;
+
+	(void)state;
+	params_10g(&p);
+	p.start_rate_bps = GBPS;
+	rxe_cc_acc_init(&st, &p, 0);
+	rxe_cc_acc_on_send(&st, 10 * PKT, 0);
+	acks(&st, &p, 5, PKT, NS_PER_US, RXE_CC_MARK_NO, &now);
+	/* The timer did not fire; the next ACK closes the period first. */
+	rxe_cc_acc_on_ack(&st, &p, PKT, RXE_CC_MARK_CE, 0, PERIOD_NS + 5, &ev);
+	assert_true(ev.flags & RXE_CC_ACC_EV_PERIOD);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
+	assert_int_equal(st.cur.n_ack, 1);
+	assert_int_equal(st.cur.n_ce, 1);
+}
+
+/*
+ * Overflow sweep: r from 1 Mb/s to 400 Gb/s, tau from 1 us to 10 ms, an
+ * excess from 0 to past the halt_max cap; the core's integer pipe, excess
+ * and t_halt against a long-double reference.
+ */
+static void test_integer_math_sweep(void **state)
+{
+	const u64 taus[] = { NS_PER_US, 10 * NS_PER_US, 100 * NS_PER_US,
+			     NS_PER_MS, 10 * NS_PER_MS };
+	const long double fracs[] = { 0, 0.001L, 0.3L, 0.999L, 1.5L, 1000 };
+	u32 checked = 0;
+	u64 r;
+
+	(void)state;
+	for (r = MBPS; r <= 400 * GBPS; r = r * 13 / 10) {
+		unsigned int i, j;
+
+		for (i = 0; i < ARRAY_SIZE(taus); i++) {
+			for (j = 0; j < ARRAY_SIZE(fracs); j++) {
+				struct rxe_cc_acc_params p;
+				struct rxe_cc_acc st;
+				const u64 span = 900 * NS_PER_US;
+				long double r_ref, pipe, cap_b, ex, t_ref, tol;
+
+				rxe_cc_acc_params_default(&p);
+				p.line_rate_bps = RXE_CC_ACC_MAX_RATE_BPS;
+				p.period_ns = NS_PER_MS;
+				p.halt_max_ns = NS_PER_SEC;
+				p.base_rtt_ns = taus[i];
+				rxe_cc_acc_init(&st, &p, 0);
+				/* A period measured at rate r over 900 us. */
+				st.cur.n_ack = st.cur.n_ce = 1000;
+				st.cur.first_ack_ns = 0;
+				st.cur.last_ack_ns = span;
+				st.cur.rate_bytes = r * span / (8 * NS_PER_SEC);
+				r_ref = st.cur.rate_bytes * 8.0L * NS_PER_SEC /
+					span;
+				pipe = r_ref * taus[i] / (8.0L * NS_PER_SEC);
+				cap_b = r_ref * p.halt_max_ns /
+					(8.0L * NS_PER_SEC);
+				ex = fracs[j] * cap_b;
+				st.inflight_bytes = (u64)(pipe + ex);
+				ex = st.inflight_bytes - pipe;
+				rxe_cc_acc_on_period(&st, &p, NS_PER_MS, NULL);
+
+				assert_within_abs(st.last_halt.ack_rate_bps,
+						  r_ref, 1);
+				assert_within_abs(st.last_halt.excess_bytes,
+						  ex > 0 ? ex : 0, 2);
+				t_ref = ex > 0 ? ex * 8.0L * NS_PER_SEC / r_ref :
+						 0;
+				if (t_ref > p.halt_max_ns)
+					t_ref = p.halt_max_ns;
+				/* 2 bytes of rounding at r, plus 1 ns. */
+				tol = 2 * 8.0L * NS_PER_SEC / r_ref + 1;
+				assert_within_abs(st.last_halt.t_halt_ns,
+						  t_ref, tol);
+				assert_true(st.rate_bps >=
+					    rxe_cc_acc_min_rate_bps(&p));
+				checked++;
+			}
+		}
+	}
+	print_message("# %u (r, tau, excess) points checked\n", checked);
+	assert_true(checked > 1000);
+}
+
+/* Seeded random event sequences: R always within [min, max]. */
+static void test_random_rates_stay_in_bounds(void **state)
+{
+	u64 seed = 12345;
+	int run, step;
+
+	(void)state;
+	for (run = 0; run < 30; run++) {
+		struct rxe_cc_acc_params p;
+		struct rxe_cc_acc st;
+		u64 now = 0, lo, hi;
+
+		rxe_cc_acc_params_default(&p);
+		p.line_rate_bps = prng_range(&seed, MBPS, 400 * GBPS);
+		p.min_rate_bps = prng_range(&seed, KBPS, p.line_rate_bps);
+		if (prng_range(&seed, 0, 1))
+			p.max_rate_bps = prng_range(&seed, p.min_rate_bps,
+						    p.line_rate_bps);
+		p.period_ns = prng_range(&seed, NS_PER_US, NS_PER_MS);
+		p.halt_max_ns = prng_range(&seed, p.period_ns,
+					   20 * p.period_ns);
+		p.p_thresh = prng_range(&seed, 1, 5);
+		p.beta0 = prng_range(&seed, 1, RXE_CC_ACC_BETA_ONE / 2);
+		p.theta_ce_permille = prng_range(&seed, 1, 1000);
+		p.base_rtt_ns = prng_range(&seed, 0, 1) ?
+				prng_range(&seed, 1, NS_PER_MS) : 0;
+		assert_int_equal(rxe_cc_acc_params_check(&p), 0);
+		lo = rxe_cc_acc_min_rate_bps(&p);
+		hi = rxe_cc_acc_max_rate_bps(&p);
+		rxe_cc_acc_init(&st, &p, 0);
+		for (step = 0; step < 10000; step++) {
+			u64 r;
+
+			now += prng_range(&seed, 0, p.period_ns / 4);
+			switch (prng_next(&seed) % 4) {
+			case 0:
+				rxe_cc_acc_on_send(&st,
+					prng_range(&seed, 1, 1 << 16), now);
+				break;
+			case 1:
+				rxe_cc_acc_on_timer(&st, &p, now, NULL);
+				assert_true(rxe_cc_acc_next_timer_ns(&st) > now);
+				break;
+			default:
+				rxe_cc_acc_on_ack(&st, &p,
+					prng_range(&seed, 0, 1 << 16),
+					prng_next(&seed) % 3,
+					prng_range(&seed, 0, 2 * NS_PER_MS),
+					now, NULL);
+				assert_true(rxe_cc_acc_next_timer_ns(&st) > now);
+			}
+			r = rxe_cc_acc_rate_bps(&st, now);
+			if (st.rate_bps < lo || st.rate_bps > hi ||
+			    (r && r != st.rate_bps))
+				fail_msg("run %d step %d: rate %llu not in "
+					 "[%llu, %llu]", run, step,
+					 (unsigned long long)st.rate_bps,
+					 (unsigned long long)lo,
+					 (unsigned long long)hi);
+			if (!r && now >= st.halt_start_ns + p.halt_max_ns)
+				fail_msg("run %d step %d: halted past cap",
+					 run, step);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_and_check),
+		cmocka_unit_test(test_starts_at_line_rate_acks_every_packet),
+		cmocka_unit_test(test_halt_time_from_known_excess),
+		cmocka_unit_test(test_halt_ends_early_on_ack_clock),
+		cmocka_unit_test(test_halt_time_with_jitter_within_packet_time),
+		cmocka_unit_test(test_ack_rate_estimate),
+		cmocka_unit_test(test_victim_halves_after_p_thresh),
+		cmocka_unit_test(test_increase_formula),
+		cmocka_unit_test(test_possibly_congested_holds),
+		cmocka_unit_test(test_no_ack_never_halts_beyond_halt_max),
+		cmocka_unit_test(test_ecn_only_fallback),
+		cmocka_unit_test(test_base_rtt),
+		cmocka_unit_test(test_late_timer_period_closed_by_ack),
+		cmocka_unit_test(test_integer_math_sweep),
+		cmocka_unit_test(test_random_rates_stay_in_bounds),
+	};
+
+	return cmocka_run_group_tests_name("rxe_cc_acc", tests, NULL, NULL);
+}

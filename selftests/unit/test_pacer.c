@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_pacer.c - token-bucket pacer: exact waits, credit kept for a late
+ * caller (up to the burst), long-run accuracy at 1 % and 100 % of 100G,
+ * 10G and 25M line rates, with and without a late timer.
+ */
+#include "test_util.h"
+#include "rxe_cc_pacer.h"
+
+static void test_exact_wait(void **state)
+{
+	struct rxe_cc_pacer p;
+
+	(void)state;
+	/* 1000 B at 8 Mb/s is exactly 1 ms. */
+	rxe_cc_pacer_init(&p, 8 * MBPS, 1000, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), 0);
+	rxe_cc_pacer_consume(&p, 1000, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), NS_PER_MS);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 400 * NS_PER_US),
+			 600 * NS_PER_US);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_MS), 0);
+	/* A smaller packet needs proportionally less: 500 B = 0.5 ms. */
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 500, 0), 500 * NS_PER_US);
+}
+
+static void test_late_caller_keeps_credit(void **state)
+{
+	const u64 pkt_ns = 8 * NS_PER_US;	/* 1000 B at 1 Gb/s */
+	struct rxe_cc_pacer p;
+	u64 now;
+	int i;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, GBPS, 10000, 0);
+	for (i = 0; i < 10; i++) {
+		assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), 0);
+		rxe_cc_pacer_consume(&p, 1000, 0);
+	}
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), pkt_ns);
+	/* The timer fires three packet times late: four packets may go. */
+	now = pkt_ns + 3 * pkt_ns;
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, now), 0);
+		rxe_cc_pacer_consume(&p, 1000, now);
+	}
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, now), pkt_ns);
+}
+
+static void test_credit_capped_at_burst(void **state)
+{
+	struct rxe_cc_pacer p;
+	int sent = 0;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, GBPS, 10000, 0);
+	while (!rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_SEC)) {
+		rxe_cc_pacer_consume(&p, 1000, NS_PER_SEC);
+		sent++;
+	}
+	assert_int_equal(sent, 10);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_SEC),
+			 8 * NS_PER_US);
+}
+
+static void test_halt_and_resume(void **state)
+{
+	struct rxe_cc_pacer p;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, GBPS, 1000, 0);
+	rxe_cc_pacer_consume(&p, 1000, 0);
+	rxe_cc_pacer_set_rate(&p, 0, 2 * NS_PER_US);
+	/* 2 us at 1 Gb/s earned 250 B before the halt; nothing after. */
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_SEC),
+			 RXE_CC_PACER_NEVER_NS);
+	rxe_cc_pacer_set_rate(&p, 2 * GBPS, NS_PER_SEC);
+	/* 750 B missing at 2 Gb/s: 3 us. */
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_SEC),
+			 3 * NS_PER_US);
+}
+
+static void test_packet_larger_than_burst(void **state)
+{
+	struct rxe_cc_pacer p;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, GBPS, 1000, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 9000, 0), 0);
+	rxe_cc_pacer_consume(&p, 9000, 0);
+	/* 8000 B of debt plus 1000 B of need: 9000 B at 1 Gb/s = 72 us. */
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 9000, 0), 72 * NS_PER_US);
+}
+
+static void test_clock_going_backwards(void **state)
+{
+	struct rxe_cc_pacer p;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, GBPS, 1000, 10 * NS_PER_US);
+	rxe_cc_pacer_consume(&p, 1000, 10 * NS_PER_US);
+	/* An earlier timestamp earns nothing and does not wrap. */
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), 8 * NS_PER_US);
+	rxe_cc_pacer_consume(&p, 0, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 18 * NS_PER_US), 0);
+}
+
+/*
+ * A requester that always has a packet: it sends while the pacer allows,
+ * then sleeps for the wait plus a random timer lateness in [0, late_max].
+ * Returns the rate over @npkts packets after the initial burst.
+ */
+static long double paced_rate(u64 rate_bps, u32 pkt, u32 burst,
+			      u64 late_max_ns, u32 npkts, u64 seed)
+{
+	struct rxe_cc_pacer p;
+	u64 now = 0, t0 = 0;
+	u32 sent = 0;
+	bool paced = false;
+
+	rxe_cc_pacer_init(&p, rate_bps, burst, now);
+	while (sent < npkts) {
+		u64 w = rxe_cc_pacer_wait_ns(&p, pkt, now);
+
+		if (w) {
+			now += w + (late_max_ns ?
+				    prng_range(&seed, 0, late_max_ns) : 0);
+			if (!paced) {
+				/* The initial burst is over: start measuring. */
+				paced = true;
+				t0 = now;
+			}
+			continue;
+		}
+		rxe_cc_pacer_consume(&p, pkt, now);
+		if (paced)
+			sent++;
+	}
+	/* npkts packets left in [t0, now]; the first at t0 needed no wait. */
+	return (long double)(npkts - 1) * pkt * 8 * NS_PER_SEC / (now - t0);
+}
+
+/*
+ * At 100 % and 1 % of @line_bps, with an exact timer and with one that
+ * fires up to 5 us late (less than the 64 KiB burst even at 100 Gb/s).
+ */
+static void check_accuracy(u64 line_bps, u32 pkt)
+{
+	/* Long-run error budget: 2 % (we expect far less). */
+	const u32 tol_ppm = 20000;
+	const u64 rates[] = { line_bps, line_bps / 100 };
+	const u64 late_max_ns[] = { 0, 5 * NS_PER_US };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		for (j = 0; j < ARRAY_SIZE(late_max_ns); j++) {
+			long double r = paced_rate(rates[i], pkt, 64 * 1024,
+						   late_max_ns[j], 20000,
+						   42 + i + j);
+
+			print_message("# line %llu b/s rate %llu b/s late <= "
+				      "%llu ns: %.1Lf b/s (%+.4Lf %%)\n",
+				      (unsigned long long)line_bps,
+				      (unsigned long long)rates[i],
+				      (unsigned long long)late_max_ns[j], r,
+				      (r / rates[i] - 1) * 100);
+			assert_within_ppm(r, rates[i], tol_ppm);
+		}
+	}
+}
+
+static void test_accuracy_100g(void **state)
+{
+	(void)state;
+	check_accuracy(100 * GBPS, 4096 + 58);
+}
+
+static void test_accuracy_10g(void **state)
+{
+	(void)state;
+	check_accuracy(10 * GBPS, 1024 + 58);
+}
+
+static void test_accuracy_25m(void **state)
+{
+	(void)state;
+	check_accuracy(25 * MBPS, 1500);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_wait),
+		cmocka_unit_test(test_late_caller_keeps_credit),
+		cmocka_unit_test(test_credit_capped_at_burst),
+		cmocka_unit_test(test_halt_and_resume),
+		cmocka_unit_test(test_packet_larger_than_burst),
+		cmocka_unit_test(test_clock_going_backwards),
+		cmocka_unit_test(test_accuracy_100g),
+		cmocka_unit_test(test_accuracy_10g),
+		cmocka_unit_test(test_accuracy_25m),
+	};
+
+	return cmocka_run_group_tests_name("rxe_cc_pacer", tests, NULL, NULL);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lsw_mark.h - ECN marking decisions: RED (DCQCN's CP) and TCD.
+ *
+ * Both are pure: the caller owns the state and passes queue lengths and
+ * times in.  The caller applies the result with lsw_frame_set_ecn().
+ */
+#ifndef LSW_MARK_H
+#define LSW_MARK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lsw_core.h"
+
+#define LSW_RED_PROB_ONE (1ULL << 32) /* probabilities in 32-bit fixed point */
+
+struct lsw_red {
+	uint64_t kmin_bytes, kmax_bytes;
+	uint64_t pmax_fx; /* Pmax scaled by LSW_RED_PROB_ONE */
+};
+
+void lsw_red_init(struct lsw_red *red, uint64_t kmin_bytes, uint64_t kmax_bytes,
+		  double pmax);
+/* Marking probability at queue length q, scaled by LSW_RED_PROB_ONE. */
+uint64_t lsw_red_prob(const struct lsw_red *red, uint64_t q_bytes);
+bool lsw_red_mark(const struct lsw_red *red, uint64_t q_bytes, uint64_t *rng);
+
+/*
+ * TCD per (egress port, priority).  States and transitions
+ * (acc-tcd-spec.md "TCD - switch side"):
+ *
+ *        PAUSE with T_on < max(T_on)
+ *   NO/CE ---------------------------> UE
+ *     ^                                 | ON (not paused) for > max(T_on)
+ *     |  q fell, or q <= K              v
+ *     +----------------------------- TREND (one period T, marks nothing)
+ *   CE <-- q > K and q did not fall ----+
+ *
+ * In NO/CE, every period T while the port may send: q > K and q not
+ * falling -> CE, else NO.  While paused, NO/CE are held: a port that is
+ * not allowed to send cannot be judged congested by its queue.
+ */
+struct lsw_tcd {
+	enum lsw_tcd_state state;
+	bool paused;
+	uint64_t paused_until_ns; /* pause expiry counts as a resume */
+	uint64_t t_on_start_ns;   /* last resume (or start) */
+	uint64_t next_check_ns;   /* next period boundary */
+	uint64_t q_prev_bytes;    /* queue at the previous boundary */
+	uint64_t threshold_bytes, period_ns, max_ton_ns;
+};
+
+void lsw_tcd_init(struct lsw_tcd *t, uint64_t threshold_bytes,
+		  uint64_t period_ns, uint64_t max_ton_ns, uint64_t now_ns);
+/*
+ * max(T_on) = (B1 - B0)/(eps*C) + tau, tau = 2*MTU/C + 2*t_prop.
+ * xoff_minus_xon_bytes is B1 - B0 of the downstream (peer) ingress.
+ */
+uint64_t lsw_tcd_max_ton_ns(uint64_t xoff_minus_xon_bytes, double epsilon,
+			    uint64_t rate_bps, uint64_t mtu_bytes,
+			    uint64_t delay_ns);
+/*
+ * Brings the state machine to now_ns.  q_bytes must be the queue length
+ * since the previous call (the caller calls this before every queue change,
+ * so the queue was constant in between and each boundary sees the right q).
+ */
+void lsw_tcd_catch_up(struct lsw_tcd *t, uint64_t q_bytes, uint64_t now_ns);
+/* A PFC frame for this priority: pause_ns == 0 is a resume. */
+void lsw_tcd_on_pfc(struct lsw_tcd *t, uint64_t q_bytes, uint64_t pause_ns,
+		    uint64_t now_ns);
+/* ECN to write on a departing packet with ECN `ecn` (never 00). */
+uint8_t lsw_tcd_remark(enum lsw_tcd_state state, uint8_t ecn);
+
+#endif
