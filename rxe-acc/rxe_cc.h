@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * rxe_cc.h - per-QP congestion control for rdma_rxe: the framework.
+ *
+ * The model is Linux TCP's tcp_congestion_ops: named algorithms, a per
+ * device default, a per-QP choice made once, and hooks that the transport
+ * calls at fixed points.  The algorithms' arithmetic lives in hermetic
+ * cores (rxe_cc_dcqcn.c, rxe_cc_acc.c, rxe_cc_pacer.c) shared with the
+ * user-space tests; this framework owns locking, timers, pacing, the wire
+ * (ECN, CNPs, echoed marks), knobs, counters and trace events.
+ *
+ * Hooks, one line each in the rxe files:
+ *
+ *   rxe_cc_dev_init()        device creation: default knobs
+ *   rxe_cc_qp_init()         QP creation: lock and timers, algorithm none
+ *   rxe_cc_qp_start()        RC QP enters RTS: pick the algorithm by the
+ *                            QP's priority (traffic class), or the default
+ *   rxe_cc_qp_stop()         QP reset/destroy: cancel every timer
+ *   rxe_cc_req_wait()        requester, before building a packet: may it
+ *                            leave now?  If not a timer resumes the task
+ *   rxe_cc_req_sent()        requester, after a packet left
+ *   rxe_cc_ack_req_every()   requester: ask for an ACK every N packets
+ *   rxe_cc_rcv_ack()         receive path: an ACK/response for a sender QP
+ *   rxe_cc_tos()             IP header: DSCP and ECN of every packet
+ *
+ * Concurrency: the requester and completer tasks, the receive softirq and
+ * two soft hrtimers all touch a QP's state, so it is guarded by one
+ * spinlock, taken with interrupts saved (the requester may also run in
+ * process context).  Nothing here sleeps or allocates in the data path.
+ */
+#ifndef RXE_CC_H
+#define RXE_CC_H
+
+#include <linux/atomic.h>
+#include <linux/hrtimer.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+
+#include "rxe_cc_pacer.h"
+#include "rxe_cc_dcqcn.h"
+#include "rxe_cc_acc.h"
+
+struct rxe_dev;
+struct rxe_qp;
+struct rxe_pkt_info;
+struct sk_buff;
+struct attribute_group;
+struct ib_qp;
+
+enum rxe_cc_algo {
+	RXE_CC_ALGO_NONE,
+	RXE_CC_ALGO_DCQCN,
+	RXE_CC_ALGO_ACC,
+	RXE_CC_NUM_ALGOS,
+};
+
+/* Priorities a QP's traffic class maps to: DSCP >> 3, as dscp2prio does. */
+#define RXE_CC_NUM_PRIO			8
+/* "use the device default" in prio_algo[] */
+#define RXE_CC_ALGO_DEFAULT		(-1)
+
+/*
+ * Send-time ring, indexed by PSN: big enough for every unacknowledged PSN
+ * (the requester stops at RXE_MAX_UNACKED_PSNS, checked at build time).
+ */
+#define RXE_CC_SENT_RING		256
+
+/*
+ * Echoed marks in the BTH of an ACK (ACC).  BECN carries CE, as DCQCN's
+ * CNP does; the top bit of the six reserved bits after it carries UE.  The
+ * ICRC masks this whole byte, and a stock receiver ignores both bits.
+ */
+#define RXE_CC_BTH_ECHO_CE		BTH_BECN_MASK
+#define RXE_CC_BTH_ECHO_UE		0x20000000
+
+/* Device-wide knobs (sysfs cc/); QPs read them live. */
+struct rxe_cc_params {
+	struct rxe_cc_dcqcn_params dcqcn;
+	struct rxe_cc_acc_params acc;
+	u32 line_rate_mbps;		/* 0: the netdev's speed */
+	u8 cnp_dscp;			/* DSCP of CNPs */
+	u8 ack_dscp;			/* DSCP of ACKs */
+	u8 algo;			/* enum rxe_cc_algo: the default */
+	s8 prio_algo[RXE_CC_NUM_PRIO];	/* per priority, or ALGO_DEFAULT */
+};
+
+struct rxe_cc_dev {
+	struct mutex knob_lock;		/* serialises knob writes */
+	struct rxe_cc_params params;
+};
+
+/*
+ * Send time and size of one PSN.  32 bits of nanoseconds (4.29 s) are
+ * plenty for an RTT and halve the ring.
+ */
+struct rxe_cc_sent {
+	u32 ns;				/* last transmission; 0: no RTT sample */
+	u32 bytes;			/* bytes on the wire */
+};
+
+struct rxe_cc_qp {
+	const struct rxe_cc_ops *ops;	/* NULL: none, stock behaviour */
+	spinlock_t lock;
+	bool stopped;			/* no timer may be armed */
+	bool pace_waiting;		/* the requester waits for the pacer */
+	struct hrtimer pace_timer;	/* resumes the requester */
+	struct hrtimer cc_timer;	/* the algorithm's own deadlines */
+	struct rxe_cc_pacer pacer;
+	u64 rate_bps;			/* what the pacer was last given */
+	u64 line_rate_bps;
+	u32 acked_psn;			/* highest PSN acknowledged */
+	u32 snd_max_psn;		/* next PSN never sent before */
+	u64 inflight_bytes;
+	union {
+		struct rxe_cc_dcqcn_rp dcqcn;
+		struct rxe_cc_acc acc;
+	} alg;
+	/* Notification point (this QP as a receiver). */
+	struct rxe_cc_dcqcn_np np;
+	atomic_t echo_mark;		/* BIT(rxe_cc_mark) seen since last ACK */
+	struct rxe_cc_sent sent[RXE_CC_SENT_RING];
+};
+
+/* What an algorithm's hook reports back to the framework. */
+struct rxe_cc_ops {
+	const char *name;
+	enum rxe_cc_algo id;
+	u32 ack_req_every;		/* ask for an ACK every N packets */
+	bool np_cnp;			/* receiver sends CNPs on CE */
+	bool np_echo;			/* receiver echoes marks in ACKs */
+	void (*init)(struct rxe_qp *qp, u64 now_ns);
+	void (*on_sent)(struct rxe_qp *qp, u32 bytes, u64 now_ns);
+	void (*on_ack)(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
+		       u64 rtt_ns, u64 now_ns);
+	void (*on_cnp)(struct rxe_qp *qp, u64 now_ns);
+	void (*on_timer)(struct rxe_qp *qp, u64 now_ns);
+	u64 (*rate_bps)(struct rxe_qp *qp, u64 now_ns);	/* 0: halted */
+	u64 (*next_timer_ns)(struct rxe_qp *qp);	/* 0, U64_MAX: none */
+	int (*fill_res)(struct sk_buff *msg, struct rxe_qp *qp);
+};
+
+extern const struct rxe_cc_ops rxe_cc_dcqcn_ops;
+extern const struct rxe_cc_ops rxe_cc_acc_ops;
+extern const struct attribute_group *rxe_cc_port_groups[];
+
+/* rxe_cc.c */
+int rxe_cc_algo_by_name(const char *buf);
+const char *rxe_cc_algo_name(int algo);
+void rxe_cc_dev_init(struct rxe_dev *rxe);
+void rxe_cc_qp_init(struct rxe_qp *qp);
+void rxe_cc_qp_start(struct rxe_qp *qp);
+void rxe_cc_qp_stop(struct rxe_qp *qp);
+bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes);
+void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes);
+u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock);
+void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt);
+void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt);
+u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass);
+int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now_ns, const char *why);
+
+/* rxe_cc_np.c: notification point and mark echo */
+void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
+void rxe_cc_np_ack_mark(struct rxe_qp *qp, struct rxe_pkt_info *ack);
+
+/* Wire bytes of a RoCEv2 packet beyond the BTH and its payload. */
+#define RXE_CC_WIRE_OVERHEAD_BYTES	(ETH_HLEN + 20 + 8 + RXE_ICRC_SIZE)
+
+#endif /* RXE_CC_H */
