@@ -41,7 +41,7 @@
 #define RXE_CC_DEFAULT_CTRL_DSCP	48
 #define RXE_CC_MBPS			1000000ULL
 
-static_assert(RXE_CC_SENT_RING >= RXE_MAX_UNACKED_PSNS + 1);
+static_assert(RXE_MAX_UNACKED_PSNS < RXE_CC_SENT_RING);
 
 /* The algorithms built into the module, by enum rxe_cc_algo. */
 static const struct rxe_cc_ops *const rxe_cc_algos[RXE_CC_NUM_ALGOS] = {
@@ -169,9 +169,19 @@ static unsigned int rxe_cc_qp_prio(struct rxe_qp *qp)
 	return (qp->pri_av.grh.traffic_class >> 2) >> 3;
 }
 
+/* The send PSN is known from RTS on: nothing sent yet, nothing acked. */
+static void rxe_cc_sync_psn(struct rxe_qp *qp)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+
+	cc->acked_psn = (qp->req.psn - 1) & BTH_PSN_MASK;
+	cc->snd_max_psn = qp->req.psn;
+}
+
 /*
- * Called when an RC QP enters RTS.  The algorithm is chosen once, here:
- * changing the device's choice later does not touch existing QPs.
+ * Called when an RC QP enters RTR (a receiver needs its notification
+ * point) and again at RTS.  The algorithm is chosen once, at the first of
+ * the two: changing the device's choice later does not touch existing QPs.
  */
 void rxe_cc_qp_start(struct rxe_qp *qp)
 {
@@ -183,8 +193,15 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	u64 line_bps, now;
 	int algo;
 
-	if (qp_type(qp) != IB_QPT_RC || !cc->stopped)
+	if (qp_type(qp) != IB_QPT_RC)
 		return;
+	if (!cc->stopped) {
+		spin_lock_irqsave(&cc->lock, flags);
+		if (cc->ops && !cc->sent_any)
+			rxe_cc_sync_psn(qp);
+		spin_unlock_irqrestore(&cc->lock, flags);
+		return;
+	}
 
 	algo = READ_ONCE(p->prio_algo[rxe_cc_qp_prio(qp)]);
 	if (algo == RXE_CC_ALGO_DEFAULT)
@@ -200,8 +217,8 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	memset(&cc->alg, 0, sizeof(cc->alg));
 	memset(cc->sent, 0, sizeof(cc->sent));
 	cc->line_rate_bps = line_bps;
-	cc->acked_psn = (qp->req.psn - 1) & BTH_PSN_MASK;
-	cc->snd_max_psn = qp->req.psn;
+	rxe_cc_sync_psn(qp);
+	cc->sent_any = false;
 	cc->inflight_bytes = 0;
 	cc->pace_waiting = false;
 	rxe_cc_dcqcn_np_init(&cc->np);
@@ -342,6 +359,7 @@ void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 		goto out;
 
 	now = rxe_cc_now_ns();
+	cc->sent_any = true;
 	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
 	slot = rxe_cc_slot(cc, psn);
 	if (psn_compare(psn, cc->snd_max_psn) >= 0) {
@@ -427,12 +445,11 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 	    psn_compare(psn, cc->snd_max_psn) >= 0)
 		goto out;
 
-	for (p = (cc->acked_psn + 1) & BTH_PSN_MASK; ;
-	     p = (p + 1) & BTH_PSN_MASK) {
+	p = cc->acked_psn;
+	do {
+		p = (p + 1) & BTH_PSN_MASK;
 		bytes += rxe_cc_slot(cc, p)->bytes;
-		if (p == psn)
-			break;
-	}
+	} while (p != psn);
 	slot = rxe_cc_slot(cc, psn);
 	if (slot->ns)
 		rtt = (u32)((u32)now - slot->ns);
@@ -484,7 +501,7 @@ static bool rxe_cc_is_ack(u8 opcode)
  *
  * Data of a CC-enabled QP is ECN-capable (ECT(0)) so that switches can
  * mark it; ACKs carry the ACK DSCP so that a switch serves them ahead of
- * data (ACC relies on this).  A QP without CC keeps the traffic class
+ * data (ACC relies on this).  CNPs get theirs from rxe_cc_send_cnp().  A QP without CC keeps the traffic class
  * verbatim, as stock rxe does.
  */
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)

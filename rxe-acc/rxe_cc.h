@@ -13,8 +13,9 @@
  *
  *   rxe_cc_dev_init()        device creation: default knobs
  *   rxe_cc_qp_init()         QP creation: lock and timers, algorithm none
- *   rxe_cc_qp_start()        RC QP enters RTS: pick the algorithm by the
- *                            QP's priority (traffic class), or the default
+ *   rxe_cc_qp_start()        RC QP enters RTR, then RTS: pick the algorithm
+ *                            by the QP's priority (traffic class), or the
+ *                            device default
  *   rxe_cc_qp_stop()         QP reset/destroy: cancel every timer
  *   rxe_cc_req_wait()        requester, before building a packet: may it
  *                            leave now?  If not a timer resumes the task
@@ -103,6 +104,7 @@ struct rxe_cc_qp {
 	spinlock_t lock;
 	bool stopped;			/* no timer may be armed */
 	bool pace_waiting;		/* the requester waits for the pacer */
+	bool sent_any;			/* a packet left since the start */
 	struct hrtimer pace_timer;	/* resumes the requester */
 	struct hrtimer cc_timer;	/* the algorithm's own deadlines */
 	struct rxe_cc_pacer pacer;

@@ -105,6 +105,8 @@ struct lsw_prio_stats {
 	uint64_t queue_peak_bytes;      /* egress queue */
 	uint64_t ingress_peak_bytes;    /* PFC ingress counter */
 	uint64_t ce_marks, ue_marks;
+	/* IP frames received, by ECN codepoint (index: Not-ECT, ECT(1), ECT(0), CE). */
+	uint64_t ecn_in[4];
 	uint64_t tx_first_ns, tx_last_ns; /* start of first / last departure */
 	uint64_t xoff_at_bytes, xon_at_bytes; /* ingress counter at last decision */
 	/* Host NIC model (HOST ports only). */

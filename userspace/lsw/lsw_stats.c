@@ -29,6 +29,8 @@ static void json_prio(FILE *f, const struct lsw_prio_stats *s, int prio,
 		", \"xon_tx\": %" PRIu64 ", \"pfc_rx\": %" PRIu64 ", \"paused_ns\": %" PRIu64
 		", \"queue_peak_bytes\": %" PRIu64 ", \"ingress_peak_bytes\": %" PRIu64
 		", \"ce_marks\": %" PRIu64 ", \"ue_marks\": %" PRIu64
+		", \"not_ect_in\": %" PRIu64 ", \"ect0_in\": %" PRIu64
+		", \"ect1_in\": %" PRIu64 ", \"ce_in\": %" PRIu64
 		", \"tx_first_ns\": %" PRIu64 ", \"tx_last_ns\": %" PRIu64
 		", \"host_frames\": %" PRIu64 ", \"host_drops\": %" PRIu64
 		", \"host_queue_peak_bytes\": %" PRIu64 ", \"host_paused_ns\": %" PRIu64
@@ -36,7 +38,8 @@ static void json_prio(FILE *f, const struct lsw_prio_stats *s, int prio,
 		prio, s->frames_in, s->bytes_in, s->frames_out, s->bytes_out,
 		s->drops, s->pfc_tx, s->xoff_tx, s->xon_tx, s->pfc_rx,
 		s->paused_ns, s->queue_peak_bytes, s->ingress_peak_bytes,
-		s->ce_marks, s->ue_marks, s->tx_first_ns, s->tx_last_ns,
+		s->ce_marks, s->ue_marks, s->ecn_in[0], s->ecn_in[2], s->ecn_in[1],
+		s->ecn_in[3], s->tx_first_ns, s->tx_last_ns,
 		s->host_frames, s->host_drops, s->host_queue_peak_bytes,
 		s->host_paused_ns, sep);
 }
@@ -105,7 +108,7 @@ void lsw_stats_json(FILE *f, struct lsw_core *core, uint64_t now_ns)
 void lsw_stats_csv_header(FILE *f)
 {
 	fprintf(f, "time_ns,switch,port,prio,queue_bytes,paused,tcd_state,"
-		   "ingress_bytes,host_queue_bytes\n");
+		   "ingress_bytes,host_queue_bytes,bytes_in,bytes_out\n");
 }
 
 void lsw_stats_csv_sample(FILE *f, struct lsw_core *core, uint64_t now_ns)
@@ -121,11 +124,12 @@ void lsw_stats_csv_sample(FILE *f, struct lsw_core *core, uint64_t now_ns)
 			if (!prio_active(core, i, p, &st))
 				continue;
 			lsw_core_view(core, i, p, now_ns, &v);
-			fprintf(f, "%" PRIu64 ",%s,%s,%d,%" PRIu64 ",%d,%s,%" PRIu64 ",%" PRIu64 "\n",
+			fprintf(f, "%" PRIu64 ",%s,%s,%d,%" PRIu64 ",%d,%s,%" PRIu64
+				   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 				now_ns, cfg->sw[cfg->port[i].sw].name,
 				cfg->port[i].name, p, v.queue_bytes, v.paused,
 				lsw_tcd_state_name(v.tcd_state), v.ingress_bytes,
-				v.host_queue_bytes);
+				v.host_queue_bytes, st.bytes_in, st.bytes_out);
 		}
 	}
 }

@@ -526,6 +526,8 @@ void lsw_switch_ingress(struct lsw_core *core, int port, struct lsw_frame *f)
 	f->prio = fi.cls == LSW_FRAME_IP ? sw->cfg->dscp_prio[fi.dscp] : 0;
 	pt->st[f->prio].frames_in++;
 	pt->st[f->prio].bytes_in += f->len;
+	if (fi.cls == LSW_FRAME_IP)
+		pt->st[f->prio].ecn_in[fi.ecn & 3]++;
 	mac_learn(sw, pt, port, f->data + 6);
 	forward(core, sw, port, f);
 	return;

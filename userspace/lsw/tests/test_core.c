@@ -254,6 +254,11 @@ static void test_red_ect_only(void **state)
 	assert_true(ce > 100);
 	assert_int_equal(not_ect_marked, 0);
 	assert_int_equal(stats(s, r, PRIO_DATA).ce_marks, (uint64_t)ce);
+	/* Ingress ECN counters: what each sender sent, before marking. */
+	assert_int_equal(stats(s, a, PRIO_DATA).ecn_in[LSW_ECN_ECT0], 1000);
+	assert_int_equal(stats(s, a, PRIO_DATA).ecn_in[LSW_ECN_NOT_ECT], 0);
+	assert_int_equal(stats(s, b, PRIO_DATA).ecn_in[LSW_ECN_NOT_ECT], 1000);
+	assert_int_equal(stats(s, b, PRIO_DATA).ecn_in[LSW_ECN_ECT0], 0);
 	sim_free(s);
 }
 

@@ -1,0 +1,450 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Metrics of one test-bed run, from RAW data (python3 stdlib only).
+
+Inputs in RUN_DIR (written by selftests/e2e/lib-host.sh and lib-guest.sh):
+  lsw-counters.json    lsw counters (exact totals, virtual clock)
+  lsw-timeseries.csv   time_ns,switch,port,prio,queue_bytes,paused,tcd_state,
+                       ingress_bytes,host_queue_bytes,bytes_in,bytes_out
+  flows.tsv            id src dst tool start_s iters size rc t0 t1
+  flow-I.client.txt    perftest output (cross-check; latency samples with -H)
+  trace.txt            rxe_cc trace events (key=value pairs), if any
+
+  metrics.py analyse RUN_DIR --bottleneck SW:PORT [--prio 3] [--bin-ms 200]
+      [--victim FLOW_ID]   writes RUN_DIR/metrics.json and the gnuplot data
+                           files RUN_DIR/{rates,queue,cc-rate}.dat; prints JSON
+A flow is measured at its sender's lsw host port ("h<src>", bytes the switch
+received from it): one flow per sender host.  Definitions (unit-tested in
+eval/tests/test_metrics.py):
+  * rate series: cumulative bytes interpolated at bin edges, 8*diff/bin;
+  * Jain's index: (sum x)^2 / (n * sum x^2);
+  * convergence: from the moment the last flow starts until the first bin
+    from which every flow stays within +-band of the fair share (the mean
+    aggregate over the all-active window / n) to the window's end;
+  * utilisation: bottleneck egress wire bits (frame + overhead) over
+    rate * (tx_last - tx_first) from the counters;
+  * queue mean: time-weighted (sample and hold) over the busy interval;
+  * percentile: nearest rank, the ceil(p/100 * n)-th smallest value.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+
+WIRE_OVERHEAD = 24  # lsw default (preamble, SFD, FCS, IFG)
+
+
+# ---------------------------------------------------------------- pure maths
+def jain(xs):
+    xs = list(xs)
+    if not xs:
+        return None
+    s2 = sum(x * x for x in xs)
+    if s2 == 0:
+        return None
+    return sum(xs) ** 2 / (len(xs) * s2)
+
+
+def percentile(values, p):
+    """Nearest rank: the ceil(p/100 * n)-th smallest (p in (0, 100])."""
+    v = sorted(values)
+    if not v:
+        return None
+    # round() first: 99.9 / 100 * 1000 is 999.0000000000001 in binary
+    k = max(1, math.ceil(round(p * len(v) / 100.0, 9)))
+    return v[min(k, len(v)) - 1]
+
+
+def interp(samples, t):
+    """Cumulative value at time t, linear between (t, value) samples."""
+    if not samples:
+        return 0
+    if t <= samples[0][0]:
+        return samples[0][1]
+    if t >= samples[-1][0]:
+        return samples[-1][1]
+    lo, hi = 0, len(samples) - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if samples[mid][0] <= t:
+            lo = mid
+        else:
+            hi = mid
+    (t0, v0), (t1, v1) = samples[lo], samples[hi]
+    return v0 + (v1 - v0) * (t - t0) / (t1 - t0)
+
+
+def rate_series(samples, t_start, t_end, bin_ns):
+    """[(bin start, b/s)] from cumulative byte samples [(t_ns, bytes)]."""
+    out = []
+    t = t_start
+    while t + bin_ns <= t_end:
+        b = interp(samples, t + bin_ns) - interp(samples, t)
+        out.append((t, b * 8 * 1e9 / bin_ns))
+        t += bin_ns
+    return out
+
+
+def active_interval(samples):
+    """(first, last) sample time bracketing every change of a cumulative
+    counter, or None if it never changed."""
+    first = last = None
+    for (t0, v0), (t1, v1) in zip(samples, samples[1:]):
+        if v1 != v0:
+            if first is None:
+                first = t0
+            last = t1
+    return None if first is None else (first, last)
+
+
+def convergence_time(series, fair, band=0.10):
+    """series: per flow, aligned lists of (t, rate).  Seconds from the first
+    bin to the first bin from which all flows stay within +-band*fair until
+    the end; None if they never do."""
+    if not series or not series[0] or fair <= 0:
+        return None
+    n = len(series[0])
+    ok = [all(abs(s[i][1] - fair) <= band * fair for s in series)
+          for i in range(n)]
+    k = n
+    while k > 0 and ok[k - 1]:
+        k -= 1
+    if k == n:
+        return None
+    return (series[0][k][0] - series[0][0][0]) / 1e9
+
+
+def queue_stats(samples, t_start=None, t_end=None):
+    """(peak, time-weighted mean) of [(t_ns, q)], each sample held until the
+    next, restricted to [t_start, t_end)."""
+    pts = [(t, q) for t, q in samples
+           if (t_start is None or t >= t_start) and (t_end is None or t < t_end)]
+    if not pts:
+        return 0, 0.0
+    peak = max(q for _, q in pts)
+    if len(pts) == 1:
+        return peak, float(pts[0][1])
+    area = sum(q * (t1 - t0) for (t0, q), (t1, _) in zip(pts, pts[1:]))
+    return peak, area / (pts[-1][0] - pts[0][0])
+
+
+def held_time(samples):
+    """Total time a 0/1 flag [(t_ns, flag)] is 1, sample and hold (ns)."""
+    return sum(t1 - t0 for (t0, f), (t1, _) in zip(samples, samples[1:]) if f)
+
+
+def utilisation(bytes_out, frames_out, rate_bps, t_first_ns, t_last_ns,
+                overhead=WIRE_OVERHEAD):
+    if t_last_ns <= t_first_ns or rate_bps <= 0:
+        return None
+    bits = (bytes_out + frames_out * overhead) * 8
+    return bits * 1e9 / (rate_bps * (t_last_ns - t_first_ns))
+
+
+# ------------------------------------------------------------------ parsers
+def parse_kv(line):
+    """key=value pairs of one trace line (values: number when they parse)."""
+    out = {}
+    for k, v in re.findall(r'([A-Za-z_][\w.]*)=("[^"]*"|[^\s,]+)', line):
+        v = v.strip('"')
+        try:
+            out[k] = int(v, 0)
+        except ValueError:
+            try:
+                out[k] = float(v)
+            except ValueError:
+                out[k] = v
+    return out
+
+
+def parse_trace(text):
+    """[(t_s, event, {k: v})] of ftrace text lines "... TIME: EVENT: k=v ..."."""
+    ev = []
+    for line in text.splitlines():
+        if line.startswith('#'):
+            continue
+        m = re.search(r'\s(\d+\.\d+):\s+(\w+):\s*(.*)$', line)
+        if m:
+            ev.append((float(m.group(1)), m.group(2), parse_kv(m.group(3))))
+    return ev
+
+
+def parse_perftest_bw(text):
+    """Average MB/s of ib_*_bw ("bytes iters peak avg msgrate" line)."""
+    bw = None
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 5 and f[0].isdigit() and f[1].isdigit():
+            try:
+                bw = float(f[3])
+            except ValueError:
+                pass
+    return bw
+
+
+def parse_perftest_lat(text):
+    """Latency samples (us) of ib_*_lat -H ("N, value" lines)."""
+    return [float(m.group(1)) for m in
+            re.finditer(r'^\s*\d+\s*,\s*([0-9.]+)\s*$', text, re.M)]
+
+
+def load_csv(path, prio=None):
+    """{(switch, port, prio): [row dict]} in time order."""
+    series = {}
+    with open(path) as f:
+        head = f.readline().strip().split(',')
+        for line in f:
+            r = line.rstrip('\n').split(',')
+            if len(r) != len(head):
+                continue
+            d = dict(zip(head, r))
+            p = int(d['prio'])
+            if prio is not None and p != prio:
+                continue
+            for k in ('time_ns', 'queue_bytes', 'paused', 'ingress_bytes',
+                      'host_queue_bytes', 'bytes_in', 'bytes_out'):
+                if k in d:
+                    d[k] = int(d[k])
+            series.setdefault((d['switch'], d['port'], p), []).append(d)
+    return series
+
+
+def load_counters(path):
+    """{(switch, port, prio): counters} plus {(switch, port): port info}."""
+    with open(path) as f:
+        js = json.load(f)
+    prios, ports = {}, {}
+    for sw in js['switches']:
+        for pt in sw['ports']:
+            ports[(sw['name'], pt['name'])] = pt
+            for pr in pt['prio']:
+                prios[(sw['name'], pt['name'], pr['prio'])] = pr
+    return prios, ports
+
+
+def load_flows(path):
+    flows = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith('#') or not line.strip():
+                continue
+            r = line.split('\t')
+            flows.append({'id': int(r[0]), 'src': int(r[1]), 'dst': int(r[2]),
+                          'tool': r[3], 'start_s': float(r[4]),
+                          'iters': int(r[5]), 'size': int(r[6]),
+                          'rc': int(r[7]), 't0': float(r[8]), 't1': float(r[9])})
+    return flows
+
+
+# ------------------------------------------------------------------ analyse
+def host_port(ports, host):
+    for (sw, name) in ports:
+        if name == host:
+            return sw, name
+    return None
+
+
+def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10):
+    prios, ports = load_counters(os.path.join(run, 'lsw-counters.json'))
+    ts = load_csv(os.path.join(run, 'lsw-timeseries.csv'))
+    flows = load_flows(os.path.join(run, 'flows.tsv'))
+    bsw, bport = bottleneck.split(':')
+    bin_ns = int(bin_ms * 1e6)
+    m = {'bottleneck': bottleneck, 'prio': prio, 'bin_ms': bin_ms, 'flows': []}
+
+    # Per flow (bw flows only): bytes the switch got from the sender port.
+    bw_flows = [f for f in flows if f['tool'] == 'ib_write_bw']
+    srcs = [f['src'] for f in bw_flows]
+    cum, spans = {}, {}
+    for f in bw_flows:
+        hp = host_port(ports, 'h%d' % f['src'])
+        rows = ts.get((hp[0], hp[1], prio), [])
+        cum[f['id']] = [(r['time_ns'], r['bytes_in']) for r in rows]
+        spans[f['id']] = active_interval(cum[f['id']])
+        c = prios.get((hp[0], hp[1], prio), {})
+        ent = {'id': f['id'], 'src': f['src'], 'dst': f['dst'], 'rc': f['rc'],
+               'shared_port': srcs.count(f['src']) > 1,
+               'bytes': c.get('bytes_in', 0)}
+        sp = spans[f['id']]
+        if sp:
+            ent['lsw_mbps'] = (interp(cum[f['id']], sp[1]) -
+                               interp(cum[f['id']], sp[0])) * 8e3 / (sp[1] - sp[0])
+            ent['active_s'] = (sp[1] - sp[0]) / 1e9
+        try:
+            with open(os.path.join(run, 'flow-%d.client.txt' % f['id'])) as fh:
+                bw = parse_perftest_bw(fh.read())
+            ent['perftest_mbps'] = bw * 8 if bw is not None else None
+        except OSError:
+            ent['perftest_mbps'] = None
+        m['flows'].append(ent)
+
+    # Bottleneck egress: utilisation from exact counters, queue from CSV.
+    bc = prios.get((bsw, bport, prio), {})
+    rate = ports.get((bsw, bport), {}).get('rate_bps', 0)
+    m['line_rate_mbps'] = rate / 1e6
+    m['utilisation'] = utilisation(bc.get('bytes_out', 0), bc.get('frames_out', 0),
+                                   rate, bc.get('tx_first_ns', 0),
+                                   bc.get('tx_last_ns', 0))
+    if m['utilisation'] is not None:
+        m['bottleneck_mbps'] = m['utilisation'] * rate / 1e6
+    m['queue_peak_bytes'] = bc.get('queue_peak_bytes', 0)
+    brow = ts.get((bsw, bport, prio), [])
+    bcum = [(r['time_ns'], r['bytes_out']) for r in brow]
+    busy = active_interval(bcum)
+    qs = [(r['time_ns'], r['queue_bytes']) for r in brow]
+    m['queue_mean_bytes'] = queue_stats(qs, *busy)[1] if busy else 0.0
+
+    # All-active window: fairness and convergence.
+    live = [spans[i] for i in spans if spans[i]]
+    if len(live) >= 2:
+        w0, w1 = max(s[0] for s in live), min(s[1] for s in live)
+        m['window_s'] = max(0.0, (w1 - w0) / 1e9)
+        if w1 - w0 >= 2 * bin_ns:
+            series = [rate_series(cum[i], w0, w1, bin_ns) for i in spans if spans[i]]
+            means = [sum(r for _, r in s) / len(s) for s in series]
+            m['jain'] = jain(means)
+            fair = sum(means) / len(means)
+            m['fair_mbps'] = fair / 1e6
+            m['converge_s'] = convergence_time(series, fair, band)
+    elif len(live) == 1:
+        m['jain'] = 1.0
+
+    # PFC: every port, this priority; host NIC models included.
+    tot = {'pfc_tx': 0, 'xoff_tx': 0, 'paused_ns': 0, 'host_paused_ns': 0,
+           'drops': 0, 'host_drops': 0, 'ce_marks': 0, 'ue_marks': 0,
+           'ect0_in': 0, 'ect1_in': 0, 'ce_in': 0}
+    paused_ports = []
+    for (sw, pt, p), c in prios.items():
+        for k in ('drops', 'host_drops', 'ect0_in', 'ect1_in', 'ce_in'):
+            tot[k] += c.get(k, 0)
+        if p != prio:
+            continue
+        for k in tot:
+            if k not in ('drops', 'host_drops', 'ect0_in', 'ect1_in', 'ce_in'):
+                tot[k] += c.get(k, 0)
+        if c.get('paused_ns', 0) or c.get('host_paused_ns', 0):
+            paused_ports.append({'port': '%s:%s' % (sw, pt),
+                                 'paused_s': c.get('paused_ns', 0) / 1e9,
+                                 'host_paused_s': c.get('host_paused_ns', 0) / 1e9})
+    m.update(tot)
+    m['paused_s'] = (tot['paused_ns'] + tot['host_paused_ns']) / 1e9
+    m['paused_ports'] = paused_ports
+    m['spread_ports'] = len(paused_ports)
+    m['perftest_failed'] = sum(1 for f in flows if f['rc'] != 0)
+
+    if victim is not None:
+        v = [f for f in m['flows'] if f['id'] == victim]
+        m['victim_mbps'] = v[0].get('lsw_mbps') if v else None
+
+    # Latency samples (ib_write_lat -H), nearest-rank percentiles.
+    for f in flows:
+        if f['tool'] != 'ib_write_lat':
+            continue
+        try:
+            with open(os.path.join(run, 'flow-%d.client.txt' % f['id'])) as fh:
+                lat = parse_perftest_lat(fh.read())
+        except OSError:
+            lat = []
+        if lat:
+            m['lat_n'] = len(lat)
+            for p in (50, 90, 99, 99.9):
+                m['lat_p%g_us' % p] = percentile(lat, p)
+
+    # rxe_cc trace: rate events and halts.
+    tr = os.path.join(run, 'trace.txt')
+    ev = []
+    if os.path.exists(tr):
+        with open(tr) as fh:
+            ev = parse_trace(fh.read())
+    m['trace_events'] = len(ev)
+    m['trace_halts'] = sum(1 for e in ev if 'halt' in e[1])
+
+    write_dat(run, cum, spans, brow, bin_ns, ev, ts, prio)
+    with open(os.path.join(run, 'metrics.json'), 'w') as fh:
+        json.dump(m, fh, indent=1, sort_keys=True)
+    return m
+
+
+def write_dat(run, cum, spans, brow, bin_ns, ev, ts, prio):
+    """Gnuplot data: rates.dat (t_s, Mb/s per flow), queue.dat (t_s, KB of
+    the bottleneck queue, paused flag), pauses.dat (t_s, paused ports),
+    cc-rate.dat (t_s, qp, Mb/s, halt) from trace events."""
+    live = [s for s in spans.values() if s]
+    t0 = min(s[0] for s in live) if live else (brow[0]['time_ns'] if brow else 0)
+    t1 = max(s[1] for s in live) if live else t0
+    ids = sorted(cum)
+    with open(os.path.join(run, 'rates.dat'), 'w') as fh:
+        fh.write('# t_s ' + ' '.join('flow%d_mbps' % i for i in ids) + '\n')
+        ser = [rate_series(cum[i], t0, t1, bin_ns) for i in ids]
+        for k in range(len(ser[0]) if ser else 0):
+            fh.write('%.3f %s\n' % ((ser[0][k][0] - t0) / 1e9,
+                                    ' '.join('%.3f' % (s[k][1] / 1e6) for s in ser)))
+    with open(os.path.join(run, 'queue.dat'), 'w') as fh:
+        fh.write('# t_s queue_kb paused\n')
+        for r in brow:
+            if t0 - 1e9 <= r['time_ns'] <= t1 + 1e9:
+                fh.write('%.3f %.3f %d\n' % ((r['time_ns'] - t0) / 1e9,
+                                             r['queue_bytes'] / 1e3, r['paused']))
+    with open(os.path.join(run, 'pauses.dat'), 'w') as fh:
+        keys = sorted(k for k in ts if k[2] == prio)
+        fh.write('# t_s paused_ports host_queue_kb_total\n')
+        by_t = {}
+        for k in keys:
+            for r in ts[k]:
+                e = by_t.setdefault(r['time_ns'], [0, 0])
+                e[0] += r['paused']
+                e[1] += r['host_queue_bytes']
+        for t in sorted(by_t):
+            if t0 - 1e9 <= t <= t1 + 1e9:
+                fh.write('%.3f %d %.3f\n' % ((t - t0) / 1e9, by_t[t][0], by_t[t][1] / 1e3))
+    with open(os.path.join(run, 'cc-rate.dat'), 'w') as fh:
+        fh.write('# t_s qp rate_mbps halt\n')
+        if ev:
+            e0 = ev[0][0]
+            for t, name, kv in ev:
+                qp = kv.get('qp', kv.get('qpn', 0))
+                r = kv.get('rate_mbps', kv.get('rate', None))
+                if r is None and 'new_bps' in kv:     # rxe_cc_rate
+                    r = '%.3f' % (float(kv['new_bps']) / 1e6)
+                elif r is None and 'rate_bps' in kv:  # rxe_cc_halt_end
+                    r = '%.3f' % (float(kv['rate_bps']) / 1e6)
+                halt = 1 if 'halt' in name else 0
+                if r is None and not halt:
+                    continue
+                fh.write('%.6f %s %s %d\n' % (t - e0, qp, r if r is not None else 'NaN', halt))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog='metrics.py')
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    a = sub.add_parser('analyse')
+    a.add_argument('run')
+    a.add_argument('--bottleneck', required=True)
+    a.add_argument('--prio', type=int, default=3)
+    a.add_argument('--bin-ms', type=float, default=200)
+    a.add_argument('--victim', type=int)
+    a.add_argument('--band', type=float, default=0.10)
+    g = sub.add_parser('get', help='print one field of a metrics.json')
+    g.add_argument('file')
+    g.add_argument('field')
+    args = ap.parse_args(argv)
+    if args.cmd == 'analyse':
+        m = analyse(args.run, args.bottleneck, args.prio, args.bin_ms,
+                    args.victim, args.band)
+        json.dump(m, sys.stdout, indent=1, sort_keys=True)
+        print()
+    else:
+        with open(args.file) as fh:
+            v = json.load(fh)
+        for k in args.field.split('.'):
+            v = v[int(k)] if isinstance(v, list) else v.get(k)
+            if v is None:
+                break
+        print('' if v is None else v)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""summary.py brief METRICS.json | summary OUT_DIR  (python3 stdlib only)
+
+brief: a few lines for the progress log.  summary: summary.md on stdout,
+rows scenario x algorithm from OUT_DIR/runs.tsv and each run's metrics.json,
+then the ACC / DCQCN and ACC / none ratios of the main metrics."""
+import json
+import os
+import sys
+
+COLS = [  # (header, key, format, scale)
+    ('flows Mb/s (lsw)', 'flows_lsw', None, None),
+    ('perftest Mb/s', 'flows_perftest', None, None),
+    ('bottleneck Mb/s', 'bottleneck_mbps', '%.1f', 1),
+    ('util', 'utilisation', '%.3f', 1),
+    ('Jain', 'jain', '%.3f', 1),
+    ('converge s', 'converge_s', '%.1f', 1),
+    ('q peak KB', 'queue_peak_bytes', '%.1f', 1e-3),
+    ('q mean KB', 'queue_mean_bytes', '%.1f', 1e-3),
+    ('PFC frames', 'pfc_tx', '%d', 1),
+    ('XOFF', 'xoff_tx', '%d', 1),
+    ('paused s', 'paused_s', '%.2f', 1),
+    ('paused ports', 'spread_ports', '%d', 1),
+    ('drops', 'drops_all', '%d', 1),
+    ('ECT/CE in', 'ecn_in', None, None),
+    ('CE/UE marks', 'marks', None, None),
+    ('victim Mb/s', 'victim_mbps', '%.1f', 1),
+    ('lat p50 us', 'lat_p50_us', '%.0f', 1),
+    ('lat p99 us', 'lat_p99_us', '%.0f', 1),
+    ('trace ev', 'trace_events', '%d', 1),
+]
+RATIO_KEYS = ['bottleneck_mbps', 'utilisation', 'jain', 'converge_s',
+              'queue_peak_bytes', 'queue_mean_bytes', 'pfc_tx', 'paused_s',
+              'victim_mbps', 'lat_p50_us', 'lat_p99_us', 'flow_sum_mbps']
+
+
+def derived(m):
+    m = dict(m)
+    fl = m.get('flows', [])
+    m['flows_lsw'] = ' '.join('%.1f' % f['lsw_mbps'] for f in fl if f.get('lsw_mbps') is not None)
+    m['flows_perftest'] = ' '.join('%.1f' % f['perftest_mbps'] for f in fl
+                                   if f.get('perftest_mbps') is not None)
+    m['flow_sum_mbps'] = sum(f.get('perftest_mbps') or 0 for f in fl)
+    m['drops_all'] = m.get('drops', 0) + m.get('host_drops', 0)
+    m['ecn_in'] = '%d/%d/%d' % (m.get('ect0_in', 0), m.get('ect1_in', 0), m.get('ce_in', 0))
+    m['marks'] = '%d/%d' % (m.get('ce_marks', 0), m.get('ue_marks', 0))
+    return m
+
+
+def fmt(m, key, f, scale):
+    v = m.get(key)
+    if v is None or v == '':
+        return '–'
+    if f is None:
+        return str(v)
+    return f % (v * scale) if scale != 1 else f % v
+
+
+def brief(path):
+    with open(path) as fh:
+        m = derived(json.load(fh))
+    print('flows Mb/s lsw [%s] perftest [%s]; bottleneck %s Mb/s of %s (util %s)'
+          % (m['flows_lsw'], m['flows_perftest'], fmt(m, 'bottleneck_mbps', '%.1f', 1),
+             fmt(m, 'line_rate_mbps', '%.0f', 1), fmt(m, 'utilisation', '%.3f', 1)))
+    print('Jain %s, converge %s s, queue peak %s KB mean %s KB, PFC %s frames, paused %s s, drops %s'
+          % (fmt(m, 'jain', '%.3f', 1), fmt(m, 'converge_s', '%.1f', 1),
+             fmt(m, 'queue_peak_bytes', '%.1f', 1e-3), fmt(m, 'queue_mean_bytes', '%.1f', 1e-3),
+             fmt(m, 'pfc_tx', '%d', 1), fmt(m, 'paused_s', '%.2f', 1), m['drops_all']))
+    if m.get('lat_n'):
+        print('latency p50 %s us, p99 %s us (%d samples)'
+              % (fmt(m, 'lat_p50_us', '%.0f', 1), fmt(m, 'lat_p99_us', '%.0f', 1), m['lat_n']))
+
+
+def summary(out):
+    runs = []
+    with open(os.path.join(out, 'runs.tsv')) as fh:
+        for line in fh:
+            s, a, st, wall, d = line.rstrip('\n').split('\t')
+            m = {}
+            mp = os.path.join(d, 'metrics.json')
+            if st == 'ok' and os.path.exists(mp):
+                with open(mp) as f2:
+                    m = derived(json.load(f2))
+            runs.append((s, a, st, int(wall), m))
+    print('# rxe-acc evaluation\n')
+    print('Raw data per run in `SCENARIO/ALGO/` (lsw counters JSON + CSV, perftest')
+    print('output, rdma counters, rxe_cc trace).  Rates are lsw-measured frame')
+    print('bytes (a flow = its sender port); "perftest" is perftest\'s own average.')
+    print('Absolute figures are TCG-scaled: compare algorithms as ratios.\n')
+    print('| scenario | algo | status | wall s | ' + ' | '.join(c[0] for c in COLS) + ' |')
+    print('|' + '---|' * (4 + len(COLS)))
+    for s, a, st, wall, m in runs:
+        cells = [fmt(m, k, f, sc) for _, k, f, sc in COLS] if m else ['–'] * len(COLS)
+        print('| %s | %s | %s | %d | %s |' % (s, a, st, wall, ' | '.join(cells)))
+    by = {(s, a): m for s, a, st, _, m in runs if m}
+    print('\n## Ratios\n')
+    print('| scenario | ratio | ' + ' | '.join(RATIO_KEYS) + ' |')
+    print('|' + '---|' * (2 + len(RATIO_KEYS)))
+    any_ratio = False
+    for s in sorted({r[0] for r in runs}):
+        for num, den in (('acc', 'dcqcn'), ('acc', 'none'), ('dcqcn', 'none')):
+            if (s, num) not in by or (s, den) not in by:
+                continue
+            any_ratio = True
+            cells = []
+            for k in RATIO_KEYS:
+                x, y = by[(s, num)].get(k), by[(s, den)].get(k)
+                cells.append('%.2f' % (x / y) if isinstance(x, (int, float)) and
+                             isinstance(y, (int, float)) and y else '–')
+            print('| %s | %s÷%s | %s |' % (s, num.upper(), den.upper(), ' | '.join(cells)))
+    if not any_ratio:
+        print('(no scenario has two algorithms that both ran)')
+    skipped = [r for r in runs if r[2] == 'SKIP']
+    if skipped:
+        print('\nSkipped: ' + ', '.join('%s/%s' % (r[0], r[1]) for r in skipped) +
+              ' (the kernel offers no such CC algorithm; see run.log)')
+    failed = [r for r in runs if r[2] == 'FAIL']
+    if failed:
+        print('\nFailed: ' + ', '.join('%s/%s' % (r[0], r[1]) for r in failed) +
+              ' (see SCENARIO/ALGO/run.log and failed-step)')
+    return 0
+
+
+def main(argv):
+    if len(argv) == 2 and argv[0] == 'brief':
+        brief(argv[1])
+        return 0
+    if len(argv) == 2 and argv[0] == 'summary':
+        return summary(argv[1])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the lsw-in-the-loop test bed (source this file in the VM;
+# bash).  Host K owns NIC ethK (from $VM_NICS) in namespace hK, address
+# 10.0.0.(K+1)/24 and rxe device rxe_hK; its NIC's backend is lsw port hK.
+#
+#   e2e_hosts                  build every host (cleanup: rxe_cleanup)
+#   e2e_cc_setup ALGO          select the CC algorithm and knobs on every
+#                              device; status 77 (with a "# SKIP" line) when
+#                              the kernel has no CC interface and ALGO != none
+#   e2e_trace_start/_stop      rxe_cc trace events -> $OUT_DIR/trace.txt
+#   e2e_counters TAG           rdma statistic + hw_counters -> $OUT_DIR
+#   e2e_flows SPEC...          run perftest flows, see below
+#
+# Knobs (guest environment, pass with the runner's --env):
+#   E2E_LINE_MBPS  written to cc/line_rate_mbps (the lsw port rate)
+#   E2E_CC_KNOBS   "name=value ..." written to cc/<name> (DCQCN/ACC knobs)
+#   E2E_TCLASS     perftest --tclass (default 104 = DSCP 26, lsw prio 3)
+#   E2E_MTU        NIC MTU (default 1500: RoCE MTU 1024)
+#   E2E_FLOW_TIMEOUT  seconds per perftest process (default 240)
+
+E2E_GDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$E2E_GDIR/../lib/rxe.sh"
+
+E2E_OUT=${OUT_DIR:-/tmp}
+E2E_DEVS=()
+E2E_TRACE=/sys/kernel/tracing
+
+e2e_hosts() {
+	local ifc k
+	for ifc in $VM_NICS; do
+		k=${ifc#eth}
+		ip netns add "h$k" && RXE_NETNS+=("h$k") || return 1
+		ip link set "$ifc" netns "h$k" || return 1
+		ip -n "h$k" link set "$ifc" mtu "${E2E_MTU:-1500}" || return 1
+		rxe_host "h$k" "$ifc" "10.0.0.$((k + 1))/24" "fd00::$((k + 1))/64" \
+			"rxe_h$k" || return 1
+		E2E_DEVS+=("rxe_h$k")
+	done
+}
+
+e2e_cc_dir() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
+
+e2e_cc_setup() {
+	local algo=$1 dev d kv name
+	for dev in "${E2E_DEVS[@]}"; do
+		d=$(e2e_cc_dir "$dev")
+		if [ ! -d "$d" ]; then
+			[ "$algo" = none ] && continue
+			echo "# SKIP cc $algo: $d does not exist (kernel without congestion control)"
+			return 77
+		fi
+		if ! grep -qw -- "$algo" "$d/available" 2>/dev/null; then
+			echo "# SKIP cc $algo: not in $d/available ($(cat "$d/available" 2>/dev/null))"
+			return 77
+		fi
+		echo "$algo" >"$d/algorithm" || { echo "# cannot select $algo on $dev"; return 1; }
+		if [ -n "${E2E_LINE_MBPS:-}" ] && [ -e "$d/line_rate_mbps" ]; then
+			echo "$E2E_LINE_MBPS" >"$d/line_rate_mbps" ||
+				{ echo "# cannot set $dev line_rate_mbps"; return 1; }
+		fi
+		for kv in ${E2E_CC_KNOBS:-}; do
+			name=${kv%%=*}
+			if [ -e "$d/$name" ]; then
+				echo "${kv#*=}" >"$d/$name" || { echo "# cannot set $dev $kv"; return 1; }
+			else
+				echo "# cc knob $name: no $d/$name, ignored"
+			fi
+		done
+		# What the device really runs with, for the record.
+		for name in "$d"/*; do
+			[ -f "$name" ] && printf '%s=%s\n' "${name##*/}" "$(cat "$name" 2>/dev/null)"
+		done >"$E2E_OUT/cc-$dev.txt"
+	done
+	return 0
+}
+
+e2e_trace_start() {
+	[ -d "$E2E_TRACE/events" ] ||
+		mount -t tracefs nodev "$E2E_TRACE" 2>/dev/null
+	if [ ! -d "$E2E_TRACE/events/rxe_cc" ]; then
+		echo "# trace: no rxe_cc events in this kernel"
+		return 0
+	fi
+	echo 0 >"$E2E_TRACE/tracing_on"
+	echo 16384 >"$E2E_TRACE/buffer_size_kb"
+	: >"$E2E_TRACE/trace"
+	echo 1 >"$E2E_TRACE/events/rxe_cc/enable"
+	echo 1 >"$E2E_TRACE/tracing_on"
+	echo "# trace: rxe_cc events on"
+}
+
+e2e_trace_stop() {
+	[ -d "$E2E_TRACE/events/rxe_cc" ] || return 0
+	echo 0 >"$E2E_TRACE/tracing_on"
+	echo 0 >"$E2E_TRACE/events/rxe_cc/enable"
+	cp "$E2E_TRACE/trace" "$E2E_OUT/trace.txt"
+	echo "# trace: $(grep -vc '^#' "$E2E_OUT/trace.txt") events -> trace.txt"
+}
+
+e2e_counters() {
+	local tag=$1 dev f
+	for dev in "${E2E_DEVS[@]}"; do
+		rdma statistic show link "$dev/1" >"$E2E_OUT/rdma-stat-$tag-$dev.txt" 2>&1
+		for f in /sys/class/infiniband/"$dev"/ports/1/hw_counters/*; do
+			[ -f "$f" ] && echo "${f##*/} $(cat "$f")"
+		done >"$E2E_OUT/hw-counters-$tag-$dev.txt"
+	done
+}
+
+# e2e_wait_listen NS PORT: the perftest server in NS accepts on TCP PORT.
+e2e_wait_listen() {
+	local i
+	for i in $(seq 100); do
+		ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# e2e_flows "SRC DST START_S ITERS SIZE [TOOL]"...: flow i goes from host
+# SRC to host DST on TCP port 18515+i, one RC QP, ITERS messages of SIZE
+# bytes (TOOL: ib_write_bw, the default, or ib_write_lat with all samples),
+# the client starting START_S seconds after all servers listen.  Output:
+# $OUT_DIR/flow-i.{server,client}.txt and $OUT_DIR/flows.tsv (id src dst
+# tool start_s iters size rc t0 t1: guest clock, s).  Status: 0 if every
+# flow completed.
+e2e_flows() {
+	local specs=("$@") i src dst st it sz tool port sgid cgid args
+	local t=${E2E_FLOW_TIMEOUT:-240} srv=() cli=() bad=0 rc
+	for i in "${!specs[@]}"; do
+		read -r src dst st it sz tool <<<"${specs[$i]}"
+		tool=${tool:-ib_write_bw}
+		port=$((18515 + i))
+		sgid=$(rxe_gid_index "rxe_h$dst" "10.0.0.$((dst + 1))") || return 1
+		args=(-p "$port" -n "$it" -s "$sz" --tclass "${E2E_TCLASS:-104}" -F)
+		[ "$tool" = ib_write_lat ] && args+=(-H)
+		ip netns exec "h$dst" timeout "$t" "$tool" -d "rxe_h$dst" -x "$sgid" \
+			"${args[@]}" >"$E2E_OUT/flow-$i.server.txt" 2>&1 &
+		srv+=($!)
+		RXE_PIDS+=($!)
+	done
+	for i in "${!specs[@]}"; do
+		read -r src dst st it sz tool <<<"${specs[$i]}"
+		e2e_wait_listen "h$dst" $((18515 + i)) ||
+			{ echo "# flow $i: server on h$dst never listened"; return 1; }
+	done
+	echo "# id src dst tool start_s iters size rc t0 t1" >"$E2E_OUT/flows.tsv"
+	# GIDs first, so that flows with the same START_S start together.
+	local cgids=() g
+	for i in "${!specs[@]}"; do
+		read -r src dst st it sz tool <<<"${specs[$i]}"
+		g=$(rxe_gid_index "rxe_h$src" "10.0.0.$((src + 1))") || return 1
+		cgids+=("$g")
+	done
+	for i in "${!specs[@]}"; do
+		read -r src dst st it sz tool <<<"${specs[$i]}"
+		tool=${tool:-ib_write_bw}
+		port=$((18515 + i))
+		cgid=${cgids[$i]}
+		args=(-p "$port" -n "$it" -s "$sz" --tclass "${E2E_TCLASS:-104}" -F)
+		[ "$tool" = ib_write_lat ] && args+=(-H)
+		(
+			sleep "$st"
+			t0=$(date +%s.%N)
+			ip netns exec "h$src" timeout "$t" "$tool" -d "rxe_h$src" -x "$cgid" \
+				"${args[@]}" "10.0.0.$((dst + 1))" >"$E2E_OUT/flow-$i.client.txt" 2>&1
+			r=$?
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$i" "$src" "$dst" \
+				"$tool" "$st" "$it" "$sz" "$r" "$t0" "$(date +%s.%N)" \
+				>"$E2E_OUT/.flow-$i.tsv"
+			exit $r
+		) &
+		cli+=($!)
+		RXE_PIDS+=($!)
+	done
+	for i in "${!cli[@]}"; do
+		wait "${cli[$i]}"
+		rc=$?
+		cat "$E2E_OUT/.flow-$i.tsv" >>"$E2E_OUT/flows.tsv" 2>/dev/null
+		rm -f "$E2E_OUT/.flow-$i.tsv"
+		if [ $rc -ne 0 ]; then
+			bad=$((bad + 1))
+			echo "# flow $i: client exit $rc"
+			sed 's/^/# client: /' "$E2E_OUT/flow-$i.client.txt" | tail -n 5
+			kill "${srv[$i]}" 2>/dev/null
+		fi
+	done
+	for i in "${!srv[@]}"; do
+		wait "${srv[$i]}" || { [ $? -ne 143 ] && echo "# flow $i: server failed"; }
+	done
+	RXE_PIDS=()
+	[ $bad -eq 0 ]
+}
