@@ -18,6 +18,8 @@ received from it): one flow per sender host.  Definitions (unit-tested in
 eval/tests/test_metrics.py):
   * rate series: cumulative bytes interpolated at bin edges, 8*diff/bin;
   * Jain's index: (sum x)^2 / (n * sum x^2);
+  * window_mbps (per flow): its mean rate over the all-active window
+    [window_t0_ns, window_t1_ns] (latest start, earliest end);
   * convergence: from the moment the last flow starts until the first bin
     from which every flow stays within +-band of the fair share (the mean
     aggregate over the all-active window / n) to the window's end;
@@ -301,6 +303,14 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10):
     if len(live) >= 2:
         w0, w1 = max(s[0] for s in live), min(s[1] for s in live)
         m['window_s'] = max(0.0, (w1 - w0) / 1e9)
+        if w1 > w0:
+            # Each flow's mean over the all-active window (exact bytes).
+            m['window_t0_ns'], m['window_t1_ns'] = w0, w1
+            for ent in m['flows']:
+                c = cum.get(ent['id'])
+                if c and spans[ent['id']]:
+                    ent['window_mbps'] = ((interp(c, w1) - interp(c, w0)) *
+                                          8e3 / (w1 - w0))
         if w1 - w0 >= 2 * bin_ns:
             series = [rate_series(cum[i], w0, w1, bin_ns) for i in spans if spans[i]]
             means = [sum(r for _, r in s) / len(s) for s in series]

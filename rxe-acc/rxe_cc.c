@@ -35,6 +35,14 @@
  * than two packets in a burst.
  */
 #define RXE_CC_BURST_PKTS		2
+/*
+ * The pacer also keeps this much sending time as credit, so that a late
+ * timer (hrtimers wake tens of microseconds late on a busy host, far more
+ * under emulation) does not cost throughput at high rates.
+ */
+#define RXE_CC_BURST_NS			(1000 * NSEC_PER_USEC)
+/* A paced QP asks for an ACK at least every timeout / this. */
+#define RXE_CC_ACK_TIMEOUT_FRACTION	4
 /* Speed assumed when neither the knob nor ethtool tells one. */
 #define RXE_CC_DEFAULT_LINE_RATE_MBPS	10000
 /* Default DSCP of CNPs and ACKs: served ahead of data (NVIDIA's np_cnp_dscp). */
@@ -139,7 +147,10 @@ void rxe_cc_qp_init(struct rxe_qp *qp)
 	cc->ops = NULL;
 	cc->stopped = true;
 	atomic_set(&cc->echo_mark, 0);
-	hrtimer_init(&cc->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	/* hard: it only schedules the requester, and a soft timer adds a
+	 * softirq round trip to every paced packet's wake-up
+	 */
+	hrtimer_init(&cc->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	cc->pace_timer.function = rxe_cc_pace_timer_fn;
 	hrtimer_init(&cc->cc_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	cc->cc_timer.function = rxe_cc_timer_fn;
@@ -161,6 +172,21 @@ static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
 		mbps = RXE_CC_DEFAULT_LINE_RATE_MBPS;
 
 	return mbps * RXE_CC_MBPS;
+}
+
+/*
+ * Bucket depth: two full packets, or RXE_CC_BURST_NS at line rate if more.
+ * Fixed at start so that a halt (rate 0) keeps a sane bucket.
+ */
+static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 line_bps)
+{
+	u64 pkt = qp->mtu + RXE_CC_WIRE_OVERHEAD_BYTES + RXE_BTH_BYTES +
+		  RXE_RETH_BYTES;
+	u64 burst = rxe_cc_mul_div64(line_bps, RXE_CC_BURST_NS,
+				     RXE_CC_BITS_PER_BYTE * NSEC_PER_SEC);
+
+	return min_t(u64, max(burst, RXE_CC_BURST_PKTS * pkt),
+		     RXE_CC_PACER_MAX_BURST_BYTES);
 }
 
 /* The QP's priority: the top three bits of the DSCP of its traffic class. */
@@ -225,9 +251,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	cc->ops = ops;
 	ops->init(qp, now);
 	cc->rate_bps = ops->rate_bps(qp, now);
-	rxe_cc_pacer_init(&cc->pacer, cc->rate_bps,
-			  RXE_CC_BURST_PKTS * (qp->mtu + RXE_CC_WIRE_OVERHEAD_BYTES +
-					       RXE_BTH_BYTES + RXE_RETH_BYTES),
+	rxe_cc_pacer_init(&cc->pacer, cc->rate_bps, rxe_cc_burst_bytes(qp, line_bps),
 			  now);
 	cc->stopped = false;
 	spin_unlock_irqrestore(&cc->lock, flags);
@@ -326,7 +350,7 @@ bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes)
 		cc->pace_waiting = true;
 		if (wait != RXE_CC_PACER_NEVER_NS)
 			hrtimer_start(&cc->pace_timer, ns_to_ktime(wait),
-				      HRTIMER_MODE_REL_SOFT);
+				      HRTIMER_MODE_REL);
 	}
 	spin_unlock_irqrestore(&cc->lock, flags);
 
@@ -383,11 +407,33 @@ out:
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
 
+/*
+ * How many packets may go without asking for an ACK.  The algorithm says
+ * how dense its ACK clock must be; on top of that a paced QP asks at least
+ * once per quarter of its transport timeout: stock rxe asks only every 66
+ * packets, and 66 packets at a low rate outlast the retransmit timer,
+ * which then fires and resends data that was never lost.
+ */
 u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock)
 {
-	const struct rxe_cc_ops *ops = READ_ONCE(qp->cc.ops);
+	struct rxe_cc_qp *cc = &qp->cc;
+	const struct rxe_cc_ops *ops = READ_ONCE(cc->ops);
+	u64 window_ns, pkt_ns;
+	u32 every = stock;
 
-	return ops && ops->ack_req_every ? min(ops->ack_req_every, stock) : stock;
+	if (!ops)
+		return stock;
+	if (ops->ack_req_every)
+		every = min(ops->ack_req_every, every);
+	if (qp->qp_timeout_jiffies) {
+		window_ns = jiffies_to_nsecs(qp->qp_timeout_jiffies) /
+			    RXE_CC_ACK_TIMEOUT_FRACTION;
+		pkt_ns = rxe_cc_tx_time_ns(qp->mtu + RXE_CC_WIRE_OVERHEAD_BYTES,
+					   READ_ONCE(cc->rate_bps));
+		if (pkt_ns)
+			every = min_t(u64, every, max_t(u64, 1, window_ns / pkt_ns));
+	}
+	return every;
 }
 
 /* The PSN a response acknowledges, or false if it acknowledges nothing. */
@@ -516,11 +562,10 @@ u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 	return (tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 }
 
-int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp,
+			   const struct rxe_cc_ops *ops)
 {
-	struct rxe_qp *qp = to_rqp(ibqp);
 	struct rxe_cc_qp *cc = &qp->cc;
-	const struct rxe_cc_ops *ops = READ_ONCE(cc->ops);
 
 	if (rdma_nl_put_driver_string(msg, "cc_algorithm",
 				      ops ? ops->name : "none"))
@@ -533,4 +578,21 @@ int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 				   READ_ONCE(cc->inflight_bytes)))
 		return -EMSGSIZE;
 	return ops->fill_res ? ops->fill_res(msg, qp) : 0;
+}
+
+/* Per-QP state for "rdma -dd res show qp": the driver attribute table. */
+int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct rxe_qp *qp = to_rqp(ibqp);
+	struct nlattr *table;
+
+	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!table)
+		return -EMSGSIZE;
+	if (rxe_cc_fill_res(msg, qp, READ_ONCE(qp->cc.ops))) {
+		nla_nest_cancel(msg, table);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, table);
+	return 0;
 }

@@ -162,6 +162,10 @@ def analyse_synthetic_run():
     assert close(m['flows'][1]['lsw_mbps'], 5.0)
     assert close(m['jain'], 1.0) and m['converge_s'] == 0.0
     assert close(m['window_s'], 0.8)
+    # h1 starts moving at 0.2 s: window [0.2 s, 1.0 s], 5 Mb/s each
+    assert m['window_t0_ns'] == 200_000_000 and m['window_t1_ns'] == 1_000_000_000
+    assert close(m['flows'][0]['window_mbps'], 5.0)
+    assert close(m['flows'][1]['window_mbps'], 5.0)
     assert m['queue_peak_bytes'] == 1500 and close(m['queue_mean_bytes'], 1000.0)
     assert m['pfc_tx'] == 4 and close(m['paused_s'], 0.3) and m['spread_ports'] == 1
     assert os.path.exists(os.path.join(d, 'rates.dat'))

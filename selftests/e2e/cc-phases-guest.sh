@@ -1,0 +1,199 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# cc-phases-guest.sh: guest script of the CC suites (cc-dcqcn.sh, cc-acc.sh): the checks that
+# need more than "run some flows", each as one PHASE argument, in order:
+#
+#   flows:ALGO     the flows of E2E_FLOWS (as guest-flows.sh) with ALGO:
+#                  flows.tsv, trace.txt, counters before/after, for metrics.py
+#   minrate:MBPS   DCQCN flows h0,h1 -> h2 with rpg_min_rate=MBPS; the rxe_cc
+#                  trace goes to trace-minrate-MBPS.txt
+#   badknobs       writes of out-of-range knob values: "bad NAME VALUE rc OLD
+#                  NEW" lines in results.txt
+#   switch         a DCQCN flow h0 -> h2 runs while the devices' default
+#                  algorithm changes to acc; then a new flow h1 -> h2
+#   kill:ALGO:WHAT flows h0,h1 -> h2 with ALGO; WHAT=paced (line_rate_mbps
+#                  5: every QP paced) or halt (wait until a sender QP reports
+#                  acc_halted 1); then kill -9 every perftest process, delete
+#                  the rdma links and rmmod rdma_rxe (must be the last phase)
+#
+# Every measured value is a "key value..." line in $OUT_DIR/results.txt; the
+# host suite asserts on them.  Exit 0 unless the setup itself failed.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-guest.sh"
+trap rxe_cleanup EXIT
+fail() { echo "# cc-guest: failed: $*"; exit 1; }
+res=$OUT_DIR/results.txt
+: >"$res"
+put() { echo "$*" >>"$res"; echo "# cc-guest: $*"; }
+
+# knob NAME VALUE: write a cc knob on every device (must succeed).
+knob() {
+	local dev
+	for dev in "${E2E_DEVS[@]}"; do
+		echo "$2" >"$(e2e_cc_dir "$dev")/$1" || fail "$dev: $1=$2"
+	done
+}
+
+# qp_attr DEV ATTR: driver attribute ATTR (rdma -dd prints drv_ATTR) of the
+# first RC QP of DEV.
+qp_attr() {
+	rdma -dd res show qp link "$1/1" 2>/dev/null |
+		awk -v a="$2" '/ type RC / {for (i = 1; i < NF; i++)
+			if ($i == a || $i == "drv_" a) {print $(i + 1); exit}}'
+}
+
+# wait_qp DEV: until DEV has a QP with a cc state (up to ~10 s).
+wait_qp() {
+	local i
+	for i in $(seq 100); do
+		[ -n "$(qp_attr "$1" cc_algorithm)" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+phase_flows() {
+	local specs rc
+	knob algorithm "$1"
+	echo "$1" >"$OUT_DIR/algo.txt"
+	e2e_trace_start
+	e2e_counters before
+	IFS=';' read -r -a specs <<<"$E2E_FLOWS"
+	e2e_flows "${specs[@]}"
+	rc=$?
+	e2e_trace_stop
+	e2e_counters after
+	cp "$OUT_DIR/trace.txt" "$OUT_DIR/trace-flows.txt" 2>/dev/null
+	put "flows_rc $rc"
+}
+
+phase_minrate() {
+	local mbps=$1
+	knob rpg_min_rate "$mbps"
+	e2e_trace_start
+	e2e_flows "0 2 0 ${CC_MINRATE_ITERS:-40} 65536" "1 2 0 ${CC_MINRATE_ITERS:-40} 65536"
+	local rc=$?
+	e2e_trace_stop
+	mv "$OUT_DIR/trace.txt" "$OUT_DIR/trace-minrate-$mbps.txt"
+	put "minrate_flows $mbps $rc"
+}
+
+phase_badknobs() {
+	local kv name val d=$(e2e_cc_dir rxe_h0) old new rc
+	for kv in ${CC_BAD_KNOBS:-rpg_min_dec_fac=0 rpg_min_dec_fac=101 cnp_dscp=64 dce_tcp_g=5000 rpg_min_rate=0 rpg_min_rate=100000 algorithm=bogus acc_p_thresh=0}; do
+		name=${kv%%=*}
+		val=${kv#*=}
+		old=$(cat "$d/$name" 2>/dev/null)
+		( echo "$val" >"$d/$name" ) 2>/dev/null
+		rc=$?
+		new=$(cat "$d/$name" 2>/dev/null)
+		put "bad $name $val $rc ${old:-?} ${new:-?}"
+		# An accepted bad value must not leak into the next phases.
+		[ "$new" != "$old" ] && knob "$name" "$old"
+	done
+}
+
+phase_switch() {
+	local pid a0 a1 rc
+	knob algorithm dcqcn
+	e2e_flows "0 2 0 ${CC_SWITCH_ITERS:-120} 65536" >"$OUT_DIR/switch-flow0.log" 2>&1 &
+	pid=$!
+	wait_qp rxe_h0 || put "switch_noqp rxe_h0"
+	a0=$(qp_attr rxe_h0 cc_algorithm)
+	knob algorithm acc
+	sleep 0.5
+	a1=$(qp_attr rxe_h0 cc_algorithm)
+	rdma -dd res show qp link rxe_h0/1 >"$OUT_DIR/switch-res-old.txt" 2>&1
+	put "switch_old_qp before=${a0:-none} after=${a1:-none} rate_bps=$(qp_attr rxe_h0 cc_rate_bps)"
+	wait "$pid"
+	rc=$?
+	cp "$OUT_DIR/flows.tsv" "$OUT_DIR/switch-flows-old.tsv"
+	put "switch_old_flow_rc $rc"
+	e2e_flows "1 2 0 ${CC_SWITCH_ITERS2:-30} 65536" >"$OUT_DIR/switch-flow1.log" 2>&1 &
+	pid=$!
+	wait_qp rxe_h1 || put "switch_noqp rxe_h1"
+	rdma -dd res show qp link rxe_h1/1 >"$OUT_DIR/switch-res-new.txt" 2>&1
+	put "switch_new_qp algo=$(qp_attr rxe_h1 cc_algorithm)"
+	wait "$pid"
+	put "switch_new_flow_rc $?"
+	RXE_PIDS=()
+}
+
+# kill:ALGO:WHAT - QPs destroyed by kill -9 while paced or halted.
+phase_kill() {
+	local algo=$1 what=$2 pids=() k dst sgid cgid i hit=0 p st dev line
+	knob algorithm "$algo"
+	[ "$what" = paced ] && knob line_rate_mbps "${CC_PACED_MBPS:-5}"
+	[ -f "$OUT_DIR/trace.txt" ] && mv "$OUT_DIR/trace.txt" "$OUT_DIR/trace.keep"
+	e2e_trace_start
+	for k in 0 1; do
+		sgid=$(rxe_gid_index rxe_h2 10.0.0.3) || fail "gid"
+		ip netns exec h2 ib_write_bw -d rxe_h2 -x "$sgid" -p $((18600 + k)) \
+			-n 100000 -s 65536 --tclass 104 -F >"$OUT_DIR/kill-$k.server.txt" 2>&1 &
+		pids+=($!)
+	done
+	for k in 0 1; do
+		e2e_wait_listen h2 $((18600 + k)) || fail "kill: server $k"
+		cgid=$(rxe_gid_index "rxe_h$k" "10.0.0.$((k + 1))") || fail "gid"
+		ip netns exec "h$k" ib_write_bw -d "rxe_h$k" -x "$cgid" -p $((18600 + k)) \
+			-n 100000 -s 65536 --tclass 104 -F 10.0.0.3 >"$OUT_DIR/kill-$k.client.txt" 2>&1 &
+		pids+=($!)
+	done
+	wait_qp rxe_h0 && wait_qp rxe_h1 || put "kill_noqp"
+	echo "# cc-guest: kill: QPs up"
+	sleep "${CC_KILL_AFTER:-2}"
+	if [ "$what" = halt ]; then
+		for i in $(seq 400); do
+			for dev in rxe_h0 rxe_h1; do
+				[ "$(qp_attr "$dev" acc_halted)" = 1 ] && { hit=1; break 2; }
+			done
+		done
+	else
+		line=$(qp_attr rxe_h0 cc_rate_bps)
+		[ -n "$line" ] && [ "$line" -gt 0 ] && [ "$line" -le 5000000 ] && hit=1
+	fi
+	rdma -dd res show qp >"$OUT_DIR/kill-res.txt" 2>&1
+	# Every perftest process is still running (else the QPs are gone).
+	st=0
+	for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || st=$((st + 1)); done
+	echo "# cc-guest: kill: kill -9 ${pids[*]}"
+	kill -9 "${pids[@]}" 2>/dev/null
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	put "kill_state $what hit=$hit ${dev:+dev=$dev} exited_early=$st"
+	e2e_trace_stop
+	mv "$OUT_DIR/trace.txt" "$OUT_DIR/trace-kill.txt"
+	[ -f "$OUT_DIR/trace.keep" ] && mv "$OUT_DIR/trace.keep" "$OUT_DIR/trace.txt"
+	e2e_counters killed
+	sleep 0.2
+	for dev in "${E2E_DEVS[@]}"; do
+		echo "# cc-guest: kill: rdma link delete $dev"
+		timeout 60 rdma link delete "$dev" || put "kill_linkdel_fail $dev $?"
+	done
+	RXE_LINKS=()
+	put "kill_links_left $(rdma link show 2>/dev/null | grep -c rxe)"
+	echo "# cc-guest: kill: rmmod rdma_rxe"
+	timeout 60 rmmod rdma_rxe
+	put "kill_rmmod $?"
+	put "kill_module_left $(grep -c '^rdma_rxe ' /proc/modules)"
+}
+
+e2e_hosts || fail "build hosts from NICs '$VM_NICS'"
+echo "# cc-guest: hosts ${E2E_DEVS[*]} up"
+e2e_cc_setup dcqcn
+rc=$?
+[ $rc -eq 77 ] && exit 77
+[ $rc -eq 0 ] || fail "cc setup"
+for ph in "$@"; do
+	echo "# cc-guest: phase $ph"
+	IFS=: read -r name a b <<<"$ph"
+	case "$name" in
+	flows) phase_flows "$a" ;;
+	minrate) phase_minrate "$a" ;;
+	badknobs) phase_badknobs ;;
+	switch) phase_switch ;;
+	kill) phase_kill "$a" "$b" ;;
+	*) fail "unknown phase $ph" ;;
+	esac
+done
+rxe_dmesg_clean || put "dmesg_splat 1"
+echo "# cc-guest: ok"

@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The rxe congestion control framework without a switch (patches 0003+):
+# knobs and their validation, how a QP chooses its algorithm, per-QP state
+# in rdma res, trace events, counters, and pacing accuracy at 1 % and 100 %
+# of the line rate.  Runs in the test VM (selftests/rxe/vm-suite cc.sh).
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/ktap.sh"
+. "$here/../lib/rxe.sh"
+
+trap rxe_cleanup EXIT
+rxe_dmesg_clean >/dev/null
+
+ktap_header "rxe congestion control framework" 13
+
+cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
+setk() { echo "$3" >"$(cc "$1")/$2"; }
+getk() { cat "$(cc "$1")/$2"; }
+both() { setk rxe_a "$1" "$2" && setk rxe_b "$1" "$2"; }
+
+rxe_two_hosts || { ktap_fail "topology"; exit 1; }
+
+ktap_check "cc knobs exist; default algorithm is none; all are available" \
+	test "$(getk rxe_a algorithm)" = none -a "$(getk rxe_a available)" = "none dcqcn acc"
+
+# A bad value returns EINVAL and changes nothing.
+bad_case() {
+	local knob val old rc=0
+	for kv in cnp_dscp=64 ack_dscp=99 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
+		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 \
+		  acc_theta_ce_pct=101 acc_p_thresh=0 algorithm=cubic \
+		  prio3_algorithm=bogus rpg_ai_rate=abc; do
+		knob=${kv%%=*} val=${kv#*=}
+		old=$(getk rxe_a "$knob")
+		if setk rxe_a "$knob" "$val" 2>/dev/null; then
+			echo "# $knob=$val was accepted"; rc=1
+		elif [ "$(getk rxe_a "$knob")" != "$old" ]; then
+			echo "# $knob changed to $(getk rxe_a "$knob") after a rejected write"; rc=1
+		fi
+	done
+	return $rc
+}
+ktap_check "bad knob values are rejected and change nothing" bad_case
+
+good_case() {
+	setk rxe_a rpg_ai_rate 7 && [ "$(getk rxe_a rpg_ai_rate)" = 7 ] &&
+	setk rxe_a acc_halt_max_us 20000 && setk rxe_a acc_period_us 2500 &&
+	[ "$(getk rxe_a acc_period_us)" = 2500 ] &&
+	setk rxe_a acc_theta_ce_pct 80 && [ "$(getk rxe_a acc_theta_ce_pct)" = 80 ] &&
+	setk rxe_a cnp_dscp 46 && [ "$(getk rxe_a cnp_dscp)" = 46 ]
+}
+ktap_check "good knob values are taken, in their units" good_case
+
+# qp_field DEV FIELD: FIELD of the RC QPs of DEV in rdma res, one per line.
+qp_field() {
+	rdma -dd res show qp link "$1/1" 2>/dev/null | awk -v f="$2" '
+		/type RC/ { for (i = 1; i < NF; i++) if ($i == "drv_" f) print $(i + 1) }'
+}
+
+# Run ib_write_bw rxb -> rxa in the background; RXE_BG holds the PIDs.
+bg_flow() {
+	local sgid cgid
+	sgid=$(rxe_gid_index rxe_a 10.10.0.1); cgid=$(rxe_gid_index rxe_b 10.10.0.2)
+	ip netns exec rxa timeout 120 ib_write_bw -d rxe_a -x "$sgid" "$@" >/dev/null 2>&1 &
+	RXE_BG=($!)
+	sleep 1
+	ip netns exec rxb timeout 120 ib_write_bw -d rxe_b -x "$cgid" "$@" 10.10.0.1 >/dev/null 2>&1 &
+	RXE_BG+=($!)
+	RXE_PIDS+=("${RXE_BG[@]}")
+}
+
+# The device default decides new QPs; a per-priority choice beats it;
+# a change does not touch QPs that exist.
+choice_case() {
+	local a1 a2 a3
+	both algorithm dcqcn && both line_rate_mbps 50 || return 1
+	bg_flow -n 300 -s 65536
+	sleep 2
+	a1=$(qp_field rxe_b cc_algorithm)
+	both algorithm acc
+	sleep 1
+	a2=$(qp_field rxe_b cc_algorithm)
+	wait "${RXE_BG[@]}"
+	# DSCP 26 (tclass 104) is priority 3
+	both prio3_algorithm none
+	bg_flow -n 3000 -s 65536 --tclass 104
+	sleep 2
+	a3=$(qp_field rxe_b cc_algorithm)
+	wait "${RXE_BG[@]}"
+	both prio3_algorithm default
+	echo "# running QP: $a1, after the default changed: $a2, prio 3 QP: $a3"
+	[ "$a1" = dcqcn ] && [ "$a2" = dcqcn ] && [ "$a3" = none ]
+}
+ktap_check "QPs keep their algorithm; per-priority choice beats the default" choice_case
+
+res_case() {
+	local out
+	both algorithm acc && both line_rate_mbps 50 || return 1
+	bg_flow -n 300 -s 65536
+	sleep 2
+	out=$(rdma -dd res show qp link rxe_b/1 | grep "type RC")
+	wait "${RXE_BG[@]}"
+	echo "$out" | sed 's/^/# /'
+	echo "$out" | grep -q "drv_cc_algorithm acc" &&
+	echo "$out" | grep -q "drv_cc_rate_bps [1-9]" &&
+	echo "$out" | grep -q "drv_acc_base_rtt_ns [1-9]"
+}
+ktap_check "per-QP CC state in rdma -dd res show qp" res_case
+
+trace=/sys/kernel/tracing
+trace_case() {
+	[ -d $trace/events/rxe_cc ] || mount -t tracefs nodev $trace
+	echo > $trace/trace
+	echo 1 > $trace/events/rxe_cc/enable
+	both algorithm dcqcn && both line_rate_mbps 50
+	bg_flow -n 100 -s 65536
+	wait "${RXE_BG[@]}"
+	echo 0 > $trace/events/rxe_cc/enable
+	grep -c "rxe_cc_rate:.*why=start" $trace/trace | sed 's/^/# start events: /'
+	ls $trace/events/rxe_cc | grep -q rxe_cc_halt &&
+	grep -q "rxe_cc_rate: dev=rxe_b .*new_bps=50000000 why=start" $trace/trace
+}
+ktap_check "rxe_cc trace events" trace_case
+
+counters_case() {
+	local c
+	for c in np_cnp_sent np_ecn_marked_roce_packets rp_cnp_handled \
+		 rp_cnp_ignored cc_rate_decreases cc_rate_increases acc_halts \
+		 acc_victim_backoffs acc_ce_acks acc_ue_acks; do
+		rdma statistic show link rxe_a/1 | grep -qw "$c" || { echo "# no $c"; return 1; }
+	done
+}
+ktap_check "CC counters in rdma statistic" counters_case
+
+# none keeps stock behaviour: no ECT on the wire.  Not-ECT data is never
+# marked, so a CC-less QP gets no CNP: count ECT packets with tc's flower.
+ect_count() { # NS DEV: packets with ECT(0) received on DEV
+	ip netns exec "$1" tc -s filter show dev "$2" ingress 2>/dev/null |
+		awk '/Sent/ {print $4; exit}'
+}
+ect_case() {
+	local n_none n_cc
+	ip netns exec rxa tc qdisc add dev va ingress &&
+	ip netns exec rxa tc filter add dev va ingress protocol ip flower \
+		ip_tos 0x02/0x03 action pass || return 1
+	both algorithm none
+	bg_flow -n 50 -s 65536; wait "${RXE_BG[@]}"
+	n_none=$(ect_count rxa va)
+	both algorithm dcqcn
+	bg_flow -n 50 -s 65536; wait "${RXE_BG[@]}"
+	n_cc=$(( $(ect_count rxa va) - n_none ))
+	ip netns exec rxa tc qdisc del dev va ingress
+	echo "# ECT(0) data packets: none $n_none, dcqcn $n_cc"
+	[ "$n_none" -eq 0 ] && [ "$n_cc" -gt 1000 ]
+}
+ktap_check "none sends Not-ECT, a CC QP sends ECT(0)" ect_case
+
+# Pacing accuracy on the real data path: DCQCN without marks sends at its
+# cap.  The pacer counts the bytes of each packet as the netdev does
+# (Ethernet to ICRC), so the rate is measured from the sender's veth TX
+# counter over a steady-state window, not from perftest's timing.
+tx_bytes() { ip netns exec rxb cat /sys/class/net/vb/statistics/tx_bytes; }
+pace_case() { # LABEL LINE_MBPS MAX_MBPS ITERS WINDOW_S RATE_MBPS
+	local b0 b1 t0 t1 ratio
+	both algorithm dcqcn && both line_rate_mbps "$2" && both rpg_max_rate "$3" || return 1
+	bg_flow -n "$4" -s 65536
+	sleep 2
+	b0=$(tx_bytes); t0=$(date +%s%N)
+	sleep "$5"
+	b1=$(tx_bytes); t1=$(date +%s%N)
+	kill "${RXE_BG[@]}" 2>/dev/null; wait "${RXE_BG[@]}" 2>/dev/null
+	ratio=$(awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) -v r="$6" \
+		'BEGIN { printf "%.4f", b * 8 / (t / 1e9) / (r * 1e6) }')
+	echo "# pacing at $1: measured/configured wire rate = $ratio"
+	awk -v x="$ratio" 'BEGIN { exit !(x > 0.98 && x < 1.02) }'
+}
+ktap_check "pacing at 100 % of a 50 Mb/s line: within 2 %" pace_case 100% 50 0 1500 6 50
+ktap_check "pacing at 1 % of a 100 Mb/s line: within 2 %" pace_case 1% 100 1 40 8 1
+both rpg_max_rate 0
+
+ktap_check "no splat in the kernel log" rxe_dmesg_clean
+ktap_finish
