@@ -5,7 +5,8 @@
 #   make deps    install what is needed (Debian 12, apt-get only)
 #   make         build rdma_rxe.ko (patched, out of tree) and the tools
 #   make check   all tests; ends with "N passed, N failed, N skipped"
-#   make demo    the main job (see README.md)
+#   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
+#   make eval    every evaluation scenario (S1-S4)
 #   make clean
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
@@ -18,8 +19,7 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 
 export KVER
 
-.PHONY: all deps module tools check check-unit check-vm demo clean \
-	checkpatch check-series
+.PHONY: all deps module tools check demo eval clean checkpatch check-series
 
 all: module tools
 
@@ -47,6 +47,9 @@ check: all
 
 demo: all
 	./scripts/demo
+
+eval: all
+	./eval/run
 
 checkpatch: build/.src-stamp
 	./scripts/checkpatch-series

@@ -5,6 +5,7 @@
 #
 #   flows:ALGO     the flows of E2E_FLOWS (as guest-flows.sh) with ALGO:
 #                  flows.tsv, trace.txt, counters before/after, for metrics.py
+#   knob:DEV:NAME=VALUE   one cc knob of one device
 #   minrate:MBPS   DCQCN flows h0,h1 -> h2 with rpg_min_rate=MBPS; the rxe_cc
 #                  trace goes to trace-minrate-MBPS.txt
 #   badknobs       writes of out-of-range knob values: "bad NAME VALUE rc OLD
@@ -188,6 +189,9 @@ for ph in "$@"; do
 	IFS=: read -r name a b <<<"$ph"
 	case "$name" in
 	flows) phase_flows "$a" ;;
+	knob)
+		echo "${b#*=}" >"$(e2e_cc_dir "$a")/${b%%=*}" || fail "$a: $b"
+		put "knob $a $b" ;;
 	minrate) phase_minrate "$a" ;;
 	badknobs) phase_badknobs ;;
 	switch) phase_switch ;;
