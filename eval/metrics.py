@@ -413,8 +413,12 @@ def write_dat(run, cum, spans, brow, bin_ns, ev, ts, prio):
         fh.write('# t_s qp rate_mbps halt\n')
         if ev:
             e0 = ev[0][0]
+            # QP numbers repeat across devices (every host's first QP is
+            # 17): number the (dev, qpn) pairs so that each QP gets a colour.
+            qp_ids = {}
             for t, name, kv in ev:
-                qp = kv.get('qp', kv.get('qpn', 0))
+                key = (kv.get('dev', ''), kv.get('qp', kv.get('qpn', 0)))
+                qp = qp_ids.setdefault(key, len(qp_ids) + 1)
                 r = kv.get('rate_mbps', kv.get('rate', None))
                 if r is None and 'new_bps' in kv:     # rxe_cc_rate
                     r = '%.3f' % (float(kv['new_bps']) / 1e6)

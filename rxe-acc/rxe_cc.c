@@ -88,6 +88,7 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
 	int i;
 
 	mutex_init(&rxe->cc.knob_lock);
+	rxe->cc.speed_mbps = 0;
 	rxe_cc_dcqcn_params_default(&p->dcqcn);
 	rxe_cc_acc_params_default(&p->acc);
 	p->line_rate_mbps = 0;
@@ -156,22 +157,28 @@ void rxe_cc_qp_init(struct rxe_qp *qp)
 	cc->cc_timer.function = rxe_cc_timer_fn;
 }
 
+/*
+ * The QP's line rate: the knob, else the netdev's ethtool speed.  ethtool
+ * needs RTNL, and a kernel ULP may modify a QP with RTNL held: never wait
+ * for it, fall back to the speed last read instead.
+ */
 static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
 {
 	struct ethtool_link_ksettings lks;
 	u32 mbps = READ_ONCE(rxe->cc.params.line_rate_mbps);
 
-	if (!mbps) {
-		rtnl_lock();
+	if (mbps)
+		return mbps * RXE_CC_MBPS;
+
+	if (rtnl_trylock()) {
 		if (!__ethtool_get_link_ksettings(rxe->ndev, &lks) &&
-		    lks.base.speed != SPEED_UNKNOWN)
-			mbps = lks.base.speed;
+		    lks.base.speed != SPEED_UNKNOWN && lks.base.speed)
+			WRITE_ONCE(rxe->cc.speed_mbps, lks.base.speed);
 		rtnl_unlock();
 	}
-	if (!mbps)
-		mbps = RXE_CC_DEFAULT_LINE_RATE_MBPS;
+	mbps = READ_ONCE(rxe->cc.speed_mbps);
 
-	return mbps * RXE_CC_MBPS;
+	return (mbps ?: RXE_CC_DEFAULT_LINE_RATE_MBPS) * RXE_CC_MBPS;
 }
 
 /*

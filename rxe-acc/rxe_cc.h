@@ -88,6 +88,7 @@ struct rxe_cc_params {
 struct rxe_cc_dev {
 	struct mutex knob_lock;		/* serialises knob writes */
 	struct rxe_cc_params params;
+	u32 speed_mbps;			/* netdev speed last read, 0: none */
 };
 
 /*

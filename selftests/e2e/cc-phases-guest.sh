@@ -3,8 +3,10 @@
 # cc-phases-guest.sh: guest script of the CC suites (cc-dcqcn.sh, cc-acc.sh): the checks that
 # need more than "run some flows", each as one PHASE argument, in order:
 #
-#   flows:ALGO     the flows of E2E_FLOWS (as guest-flows.sh) with ALGO:
-#                  flows.tsv, trace.txt, counters before/after, for metrics.py
+#   algo:ALGO      cc/algorithm of every device
+#   flows[:ALGO]   the flows of E2E_FLOWS (as guest-flows.sh), with ALGO on
+#                  every device if given: flows.tsv, trace.txt (copy in
+#                  trace-flows.txt), counters before/after, for metrics.py
 #   knob:DEV:NAME=VALUE   one cc knob of one device
 #   minrate:MBPS   DCQCN flows h0,h1 -> h2 with rpg_min_rate=MBPS; the rxe_cc
 #                  trace goes to trace-minrate-MBPS.txt
@@ -55,8 +57,8 @@ wait_qp() {
 
 phase_flows() {
 	local specs rc
-	knob algorithm "$1"
-	echo "$1" >"$OUT_DIR/algo.txt"
+	[ -n "$1" ] && knob algorithm "$1"
+	echo "${1:-mixed}" >"$OUT_DIR/algo.txt"
 	e2e_trace_start
 	e2e_counters before
 	IFS=';' read -r -a specs <<<"$E2E_FLOWS"
@@ -124,6 +126,7 @@ phase_switch() {
 phase_kill() {
 	local algo=$1 what=$2 pids=() k dst sgid cgid i hit=0 p st dev line
 	knob algorithm "$algo"
+	knob line_rate_mbps "${E2E_LINE_MBPS:-20}"
 	[ "$what" = paced ] && knob line_rate_mbps "${CC_PACED_MBPS:-5}"
 	[ -f "$OUT_DIR/trace.txt" ] && mv "$OUT_DIR/trace.txt" "$OUT_DIR/trace.keep"
 	e2e_trace_start
@@ -144,7 +147,8 @@ phase_kill() {
 	echo "# cc-guest: kill: QPs up"
 	sleep "${CC_KILL_AFTER:-2}"
 	if [ "$what" = halt ]; then
-		for i in $(seq 400); do
+		local until=$((SECONDS + ${CC_HALT_WAIT_S:-20}))
+		while [ $SECONDS -lt $until ]; do
 			for dev in rxe_h0 rxe_h1; do
 				[ "$(qp_attr "$dev" acc_halted)" = 1 ] && { hit=1; break 2; }
 			done
@@ -188,6 +192,7 @@ for ph in "$@"; do
 	echo "# cc-guest: phase $ph"
 	IFS=: read -r name a b <<<"$ph"
 	case "$name" in
+	algo) knob algorithm "$a" ;;
 	flows) phase_flows "$a" ;;
 	knob)
 		echo "${b#*=}" >"$(e2e_cc_dir "$a")/${b%%=*}" || fail "$a: $b"
