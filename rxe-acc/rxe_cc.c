@@ -36,11 +36,12 @@
  */
 #define RXE_CC_BURST_PKTS		2
 /*
- * The pacer also keeps this much sending time as credit, so that a late
- * timer (hrtimers wake tens of microseconds late on a busy host, far more
- * under emulation) does not cost throughput at high rates.
+ * Default of the pacer_burst_us knob: the pacer keeps this much sending
+ * time (at the QP's rate) as credit, so that a late timer (hrtimers wake
+ * tens of microseconds late on a busy host, milliseconds under emulation)
+ * does not cost throughput.
  */
-#define RXE_CC_BURST_NS			(1000 * NSEC_PER_USEC)
+#define RXE_CC_DEFAULT_BURST_US		1000
 /* A paced QP asks for an ACK at least every timeout / this. */
 #define RXE_CC_ACK_TIMEOUT_FRACTION	4
 /* Speed assumed when neither the knob nor ethtool tells one. */
@@ -92,6 +93,7 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
 	rxe_cc_dcqcn_params_default(&p->dcqcn);
 	rxe_cc_acc_params_default(&p->acc);
 	p->line_rate_mbps = 0;
+	p->pacer_burst_us = RXE_CC_DEFAULT_BURST_US;
 	p->cnp_dscp = RXE_CC_DEFAULT_CTRL_DSCP;
 	p->ack_dscp = RXE_CC_DEFAULT_CTRL_DSCP;
 	/* Stock behaviour until an administrator asks for more. */
@@ -182,14 +184,17 @@ static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
 }
 
 /*
- * Bucket depth: two full packets, or RXE_CC_BURST_NS at line rate if more.
- * Fixed at start so that a halt (rate 0) keeps a sane bucket.
+ * Bucket depth at @rate_bps: two full packets, or pacer_burst_us of
+ * sending if more.  It follows the rate, so that a slow QP never bursts
+ * more than a millisecond's worth of its own rate.
  */
-static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 line_bps)
+static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 rate_bps)
 {
 	u64 pkt = qp->mtu + RXE_CC_WIRE_OVERHEAD_BYTES + RXE_BTH_BYTES +
 		  RXE_RETH_BYTES;
-	u64 burst = rxe_cc_mul_div64(line_bps, RXE_CC_BURST_NS,
+	u64 burst_ns = (u64)READ_ONCE(qp_rxe(qp)->cc.params.pacer_burst_us) *
+		       NSEC_PER_USEC;
+	u64 burst = rxe_cc_mul_div64(rate_bps, burst_ns,
 				     RXE_CC_BITS_PER_BYTE * NSEC_PER_SEC);
 
 	return min_t(u64, max(burst, RXE_CC_BURST_PKTS * pkt),
@@ -258,8 +263,8 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	cc->ops = ops;
 	ops->init(qp, now);
 	cc->rate_bps = ops->rate_bps(qp, now);
-	rxe_cc_pacer_init(&cc->pacer, cc->rate_bps, rxe_cc_burst_bytes(qp, line_bps),
-			  now);
+	rxe_cc_pacer_init(&cc->pacer, cc->rate_bps,
+			  rxe_cc_burst_bytes(qp, cc->rate_bps), now);
 	cc->stopped = false;
 	spin_unlock_irqrestore(&cc->lock, flags);
 
@@ -319,6 +324,7 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, const char *why)
 
 	cc->rate_bps = rate;
 	rxe_cc_pacer_set_rate(&cc->pacer, rate, now);
+	rxe_cc_pacer_set_burst(&cc->pacer, rxe_cc_burst_bytes(qp, rate), now);
 	rxe_counter_inc(rxe, rate > old ? RXE_CNT_CC_RATE_INCREASES :
 					  RXE_CNT_CC_RATE_DECREASES);
 	trace_rxe_cc_rate(qp, old, rate, why);

@@ -79,6 +79,7 @@ struct rxe_cc_params {
 	struct rxe_cc_dcqcn_params dcqcn;
 	struct rxe_cc_acc_params acc;
 	u32 line_rate_mbps;		/* 0: the netdev's speed */
+	u32 pacer_burst_us;		/* bucket depth in time at the rate */
 	u8 cnp_dscp;			/* DSCP of CNPs */
 	u8 ack_dscp;			/* DSCP of ACKs */
 	u8 algo;			/* enum rxe_cc_algo: the default */

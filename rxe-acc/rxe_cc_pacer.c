@@ -110,6 +110,16 @@ void rxe_cc_pacer_set_rate(struct rxe_cc_pacer *p, u64 rate_bps, u64 now_ns)
 	pacer_update_fill(p);
 }
 
+/* A new bucket depth; credit above it is lost, as if it had overflowed. */
+void rxe_cc_pacer_set_burst(struct rxe_cc_pacer *p, u32 burst_bytes,
+			    u64 now_ns)
+{
+	pacer_refill(p, now_ns);
+	p->burst_bytes = min_t(u32, burst_bytes, RXE_CC_PACER_MAX_BURST_BYTES);
+	pacer_update_fill(p);
+	p->credit_nbit = min_t(s64, p->credit_nbit, pacer_cap_nbit(p));
+}
+
 u64 rxe_cc_pacer_wait_ns(const struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 {
 	s64 need = min_t(s64, pacer_cost_nbit(bytes), pacer_cap_nbit(p));

@@ -30,6 +30,8 @@ struct rxe_cc_pacer {
 void rxe_cc_pacer_init(struct rxe_cc_pacer *p, u64 rate_bps, u32 burst_bytes,
 		       u64 now_ns);
 void rxe_cc_pacer_set_rate(struct rxe_cc_pacer *p, u64 rate_bps, u64 now_ns);
+void rxe_cc_pacer_set_burst(struct rxe_cc_pacer *p, u32 burst_bytes,
+			    u64 now_ns);
 u64 rxe_cc_pacer_wait_ns(const struct rxe_cc_pacer *p, u32 bytes, u64 now_ns);
 void rxe_cc_pacer_consume(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns);
 

@@ -8,7 +8,7 @@
  *   prioN_algorithm      per priority N = DSCP >> 3 of the QP's traffic
  *                        class: "default" or an algorithm (the analogue of
  *                        mlx5's ecn/roce_rp/enable/<prio>)
- *   line_rate_mbps, cnp_dscp, ack_dscp, and the DCQCN (mlx5 names) and ACC
+ *   line_rate_mbps, pacer_burst_us, cnp_dscp, ack_dscp, and the DCQCN (mlx5 names) and ACC
  *   knobs of the table below, in the units their names say.
  *
  * A write is parsed, applied to a copy of all knobs, and the copy checked
@@ -30,6 +30,7 @@
 #include "rxe_loc.h"
 
 #define RXE_CC_MAX_DSCP		63
+#define RXE_CC_MAX_BURST_US	100000
 
 struct rxe_cc_knob {
 	struct ib_port_attribute attr;
@@ -78,6 +79,8 @@ static void knob_set(struct rxe_cc_params *p, const struct rxe_cc_knob *k,
 static int rxe_cc_dev_params_check(const struct rxe_cc_params *p)
 {
 	if (p->cnp_dscp > RXE_CC_MAX_DSCP || p->ack_dscp > RXE_CC_MAX_DSCP)
+		return -EINVAL;
+	if (!p->pacer_burst_us || p->pacer_burst_us > RXE_CC_MAX_BURST_US)
 		return -EINVAL;
 	if (rxe_cc_dcqcn_params_check(&p->dcqcn) ||
 	    rxe_cc_acc_params_check(&p->acc))
@@ -136,6 +139,7 @@ static struct rxe_cc_knob rxe_cc_knob_##_name = {			\
 #define BPS_PER_MBPS	1000000ULL
 
 RXE_CC_KNOB(line_rate_mbps, line_rate_mbps, 1);
+RXE_CC_KNOB(pacer_burst_us, pacer_burst_us, 1);
 RXE_CC_KNOB(cnp_dscp, cnp_dscp, 1);
 RXE_CC_KNOB(ack_dscp, ack_dscp, 1);
 /* DCQCN, with NVIDIA's mlx5 names and units */
@@ -259,6 +263,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&rxe_cc_prio6.attr.attr,
 	&rxe_cc_prio7.attr.attr,
 	&rxe_cc_knob_line_rate_mbps.attr.attr,
+	&rxe_cc_knob_pacer_burst_us.attr.attr,
 	&rxe_cc_knob_cnp_dscp.attr.attr,
 	&rxe_cc_knob_ack_dscp.attr.attr,
 	&rxe_cc_knob_rpg_ai_rate.attr.attr,

@@ -8,14 +8,18 @@
 #   acc     2:1 incast h0 -> h2, h1 -> h2 one second later, lsw TCD, 1 ms
 #           time series.  Fair shares (+-10 %), convergence, queue drained
 #           below 2 MTU by the first halt, utilisation >= 90 %, PFC pauses;
-#   dcqcn   the same flows with DCQCN and lsw RED (PFC pause baseline);
+#   dcqcn   the same flows with DCQCN and lsw RED, DCQCN's default (mlx5)
+#           knobs: the PFC pause baseline.  With the time constants scaled
+#           as in cc-dcqcn.sh DCQCN pauses about as rarely as ACC here (48
+#           vs 44 frames in one run): not a stable comparison;
 #   ecn     ACC with lsw RED (CE only, no UE): halts, completion, +-20 %;
 #   victim  two switches (h0, h1 on s1; h2..h5 on s2): F1 h0 -> h2 with
 #           two rounds of bursts h3, h4 -> h2 (algorithm none on rxe_h3 and
 #           rxe_h4: they keep sending) congests s2:h2, s2 pauses
-#           s1's port to s2 where the victim h1 -> h5 queues (its device's
-#           line_rate_mbps is 8, so that F1 + victim do not congest the
-#           s1 -> s2 link themselves): the victim sees UE, not CE, and cuts
+#           s1's port to s2 where the victim h1 -> h5 queues (cc line rates
+#           10 Mb/s for F1's rxe_h0 and 8 Mb/s for the victim's rxe_h1, so
+#           that F1 + victim never congest the 20 Mb/s s1 -> s2 link by
+#           themselves): the victim sees UE, not CE, and cuts
 #           its rate only after p_thresh victim periods; then QPs destroyed
 #           (kill -9) while one is halted, devices deleted, rmmod.
 #
@@ -186,7 +190,8 @@ E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_CC_KNOBS=$acc_knobs \
 	E2E_FLOWS="0 2 0 $vi 65536; 1 5 0 $vi 65536; 3 2 0.5 $bi 65536; 4 2 0.5 $bi 65536; 3 2 2.5 $bi 65536; 4 2 2.5 $bi 65536" \
 	run victim acc tcd s2:h2 "$here/cc-phases-guest.sh" \
 	algo:acc knob:rxe_h3:algorithm=none knob:rxe_h4:algorithm=none \
-	knob:rxe_h1:line_rate_mbps=${CC_VICTIM_MBPS:-8} flows kill:acc:halt
+	knob:rxe_h0:line_rate_mbps=${CC_F1_MBPS:-10} knob:rxe_h1:line_rate_mbps=${CC_VICTIM_MBPS:-8} \
+	flows kill:acc:halt
 rv=$?
 
 # --- (a) ACC with TCD -------------------------------------------------------
@@ -207,14 +212,14 @@ if [ $ra -eq 0 ]; then
 	ktap_check "acc: both flows halted once and resumed within $conv_max T of the onset ($(cv conv_ms) ms = ${c:-?} T; the issue asks 3 T)" \
 		eval '[ -n "$c" ] && lt "$c" "$conv_max"'
 	q=$(cv queue_min_after_halt)
-	ktap_check "acc: the bottleneck queue drains below 2 MTU (2200 B) after the first halt (min ${q:-?} B; below 2 MTU $(cv queue_below_2mtu_pct) % of the time after convergence)" \
+	ktap_check "acc: the bottleneck queue drains below 2 MTU (2200 B) after the first halt (min ${q:-?} B from the first halt on; $(cv queue_min_in_halt) B within the first halt; below 2 MTU $(cv queue_below_2mtu_pct) % of the time after convergence)" \
 		eval '[ -n "$q" ] && [ "$q" -lt 2200 ]'
 	u=$(cv util_after)
 	ktap_check "acc: utilisation >= 90 % after convergence ($(f2 "${u:-0}"); whole busy period $(f2 "$(get "$d" utilisation)"))" ge "${u:-0}" 0.9
 	if [ $rd -eq 0 ]; then
 		pa=$(get "$d" pfc_tx) pd=$(get "$res/dcqcn" pfc_tx)
 		ktap_diag "dcqcn (RED, same flows): PFC frames $pd, flows $(f2 "$(get "$res/dcqcn" flows.0.window_mbps)") / $(f2 "$(get "$res/dcqcn" flows.1.window_mbps)") Mb/s, util $(f2 "$(get "$res/dcqcn" utilisation)"), queue mean $(get "$res/dcqcn" queue_mean_bytes | cut -d. -f1) B, CNPs $(hw "$res/dcqcn" np_cnp_sent)"
-		ktap_check "acc: fewer PFC pause frames than DCQCN ($pa vs $pd)" [ "$pa" -lt "$pd" ]
+		ktap_check "acc: fewer PFC pause frames than DCQCN with default knobs ($pa vs $pd)" [ "$pa" -lt "$pd" ]
 	else
 		ktap_fail "acc: fewer PFC pause frames than DCQCN (DCQCN run failed)"
 	fi
@@ -290,11 +295,8 @@ EOF
 		ktap_skip "victim: no rate cut before p_thresh victim periods" "$why"
 	else
 		ktap_check "victim: UE seen by the victim ($ue UE ACKs, $vp class=victim periods; lsw UE marks $lue)" [ "$ue" -gt 0 -a "$vp" -gt 0 ]
-		# Not zero: F1 starts at the line rate and, until its first halt,
-		# congests the shared s1 -> s2 link itself (20 + 8 Mb/s), where the
-		# victim is legitimately marked CE; measured 66 CE vs 515 UE ACKs.
-		ktap_check "victim: CE at the victim is small ($ce CE ACKs <= 25 % of its $ue UE ACKs; F1 got $(hw "$d" acc_ce_acks rxe_h0))" \
-			[ $((ce * 4)) -le "$ue" ]
+		ktap_check "victim: CE at the victim is small ($ce CE ACKs <= 10 % of its $ue UE ACKs; F1 got $(hw "$d" acc_ce_acks rxe_h0))" \
+			[ $((ce * 10)) -le "$ue" ]
 		ktap_check "victim: no rate cut before p_thresh=${pth:-?} victim periods ($bad of $cuts cuts)" \
 			[ "$bad" = 0 -a -n "$pth" ]
 	fi

@@ -28,7 +28,7 @@ ktap_check "cc knobs exist; default algorithm is none; all are available" \
 # A bad value returns EINVAL and changes nothing.
 bad_case() {
 	local knob val old rc=0
-	for kv in cnp_dscp=64 ack_dscp=99 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
+	for kv in cnp_dscp=64 ack_dscp=99 pacer_burst_us=0 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
 		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 \
 		  acc_theta_ce_pct=101 acc_p_thresh=0 algorithm=cubic \
 		  prio3_algorithm=bogus rpg_ai_rate=abc; do
@@ -162,8 +162,11 @@ ktap_check "none sends Not-ECT, a CC QP sends ECT(0)" ect_case
 # (Ethernet to ICRC), so the rate is measured from the sender's veth TX
 # counter over a steady-state window, not from perftest's timing.
 tx_bytes() { ip netns exec rxb cat /sys/class/net/vb/statistics/tx_bytes; }
-pace_case() { # LABEL LINE_MBPS MAX_MBPS ITERS WINDOW_S RATE_MBPS
+pace_case() { # LABEL LINE_MBPS MAX_MBPS ITERS WINDOW_S RATE_MBPS FLOOR
 	local b0 b1 t0 t1 ratio
+	# A TCG vCPU can be off the host CPU for milliseconds: a deeper
+	# bucket than a real host needs (the default is 1000 us).
+	both pacer_burst_us 5000 &&
 	both algorithm dcqcn && both line_rate_mbps "$2" && both rpg_max_rate "$3" || return 1
 	bg_flow -n "$4" -s 65536
 	sleep 2
@@ -174,10 +177,17 @@ pace_case() { # LABEL LINE_MBPS MAX_MBPS ITERS WINDOW_S RATE_MBPS
 	ratio=$(awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) -v r="$6" \
 		'BEGIN { printf "%.4f", b * 8 / (t / 1e9) / (r * 1e6) }')
 	echo "# pacing at $1: measured/configured wire rate = $ratio"
-	awk -v x="$ratio" 'BEGIN { exit !(x > 0.98 && x < 1.02) }'
+	awk -v x="$ratio" -v lo="$7" 'BEGIN { exit !(x > lo && x < 1.02) }'
 }
-ktap_check "pacing at 100 % of a 50 Mb/s line: within 2 %" pace_case 100% 50 0 1500 6 50
-ktap_check "pacing at 1 % of a 100 Mb/s line: within 2 %" pace_case 1% 100 1 40 8 1
+# At 1 % the VM has CPU to spare, so the rate is checked both ways.  At
+# 100 % a TCG vCPU that loses the host CPU for milliseconds cannot send
+# what it was paced for (measured 0.977-0.995 on a loaded 2-core host,
+# 0.9953 on a quiet one): there the pacer is held to never exceeding its
+# rate by 2 %, and the floor only catches a pacer that loses credit.
+ktap_check "pacing at 100 % of a 10 Mb/s line: not above +2 %, not below -5 %" \
+	pace_case 100% 10 0 300 8 10 0.95
+ktap_check "pacing at 1 % of a 100 Mb/s line: within 2 %" \
+	pace_case 1% 100 1 40 8 1 0.98
 both rpg_max_rate 0
 
 ktap_check "no splat in the kernel log" rxe_dmesg_clean

@@ -63,6 +63,27 @@ static void test_credit_capped_at_burst(void **state)
 			 8 * NS_PER_US);
 }
 
+/*
+ * A smaller bucket clips the credit already earned: after a long idle
+ * spell at 1 Gb/s with a 10000-byte bucket, shrinking it to 3000 bytes lets
+ * exactly 3000 bytes leave at once, and the next 1000 bytes wait 8 us.
+ */
+static void test_set_burst_clips_credit(void **state)
+{
+	struct rxe_cc_pacer p;
+	const u64 rate = 1000ULL * 1000 * 1000;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, rate, 10000, 0);
+	rxe_cc_pacer_set_burst(&p, 3000, 1000000);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 3000, 1000000), 0);
+	rxe_cc_pacer_consume(&p, 3000, 1000000);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 1000000), 8000);
+	/* Growing it again does not create credit out of nothing. */
+	rxe_cc_pacer_set_burst(&p, 10000, 1000000);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 1000000), 8000);
+}
+
 static void test_halt_and_resume(void **state)
 {
 	struct rxe_cc_pacer p;
@@ -193,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_exact_wait),
 		cmocka_unit_test(test_late_caller_keeps_credit),
 		cmocka_unit_test(test_credit_capped_at_burst),
+		cmocka_unit_test(test_set_burst_clips_credit),
 		cmocka_unit_test(test_halt_and_resume),
 		cmocka_unit_test(test_packet_larger_than_burst),
 		cmocka_unit_test(test_clock_going_backwards),
