@@ -25,11 +25,24 @@ static inline struct rxe_dev *qp_rxe(struct rxe_qp *qp)
 
 /* ---------------------------------------------------------------- DCQCN */
 
-/* The device's DCQCN knobs with this QP's line rate. */
+/*
+ * The device's DCQCN knobs with this QP's line rate.  The knobs were
+ * checked against the largest line rate; rates above this QP's own line
+ * (a 50 Mb/s hyper step on a 20 Mb/s link, a floor set for a faster port)
+ * are clamped to it, so that the floor never exceeds the cap.
+ */
 static void dcqcn_params(struct rxe_qp *qp, struct rxe_cc_dcqcn_params *p)
 {
+	u32 line = max_t(u32, div_u64(qp->cc.line_rate_bps, RXE_CC_MBPS), 1);
+
 	*p = qp_rxe(qp)->cc.params.dcqcn;
-	p->line_rate_mbps = div_u64(qp->cc.line_rate_bps, RXE_CC_MBPS);
+	p->line_rate_mbps = line;
+	p->rpg_min_rate_mbps = min(p->rpg_min_rate_mbps, line);
+	p->rpg_max_rate_mbps = min(p->rpg_max_rate_mbps, line);
+	p->rpg_ai_rate_mbps = min(p->rpg_ai_rate_mbps, line);
+	p->rpg_hai_rate_mbps = min(p->rpg_hai_rate_mbps, line);
+	p->rate_to_set_on_first_cnp_mbps =
+		min(p->rate_to_set_on_first_cnp_mbps, line);
 }
 
 static void dcqcn_init(struct rxe_qp *qp, u64 now)
@@ -126,10 +139,16 @@ static const char *const acc_class_names[RXE_CC_ACC_PERIOD_CLASSES] = {
 	[RXE_CC_ACC_PERIOD_HALTED]	= "halted",
 };
 
+/* The device's ACC knobs with this QP's line rate (clamped as DCQCN's). */
 static void acc_params(struct rxe_qp *qp, struct rxe_cc_acc_params *p)
 {
+	u64 line = qp->cc.line_rate_bps;
+
 	*p = qp_rxe(qp)->cc.params.acc;
-	p->line_rate_bps = qp->cc.line_rate_bps;
+	p->line_rate_bps = line;
+	p->min_rate_bps = min(p->min_rate_bps, line);
+	p->max_rate_bps = min(p->max_rate_bps, line);
+	p->start_rate_bps = min(p->start_rate_bps, line);
 }
 
 /* Counters and trace events for what one ACC step did. */
