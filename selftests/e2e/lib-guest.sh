@@ -17,6 +17,7 @@
 #   E2E_TCLASS     perftest --tclass (default 104 = DSCP 26, lsw prio 3)
 #   E2E_MTU        NIC MTU (default 1500: RoCE MTU 1024)
 #   E2E_FLOW_TIMEOUT  seconds per perftest process (default 240)
+#   E2E_PERF_ARGS  extra perftest arguments for every flow (default none)
 
 E2E_GDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$E2E_GDIR/../lib/rxe.sh"
@@ -132,7 +133,8 @@ e2e_flows() {
 		tool=${tool:-ib_write_bw}
 		port=$((18515 + i))
 		sgid=$(rxe_gid_index "rxe_h$dst" "10.0.0.$((dst + 1))") || return 1
-		args=(-p "$port" -n "$it" -s "$sz" --tclass "${E2E_TCLASS:-104}" -F)
+		# shellcheck disable=SC2206 # E2E_PERF_ARGS is a word list
+		args=(-p "$port" -n "$it" -s "$sz" --tclass "${E2E_TCLASS:-104}" -F ${E2E_PERF_ARGS:-})
 		[ "$tool" = ib_write_lat ] && args+=(-H)
 		ip netns exec "h$dst" timeout "$t" "$tool" -d "rxe_h$dst" -x "$sgid" \
 			"${args[@]}" >"$E2E_OUT/flow-$i.server.txt" 2>&1 &
@@ -157,7 +159,8 @@ e2e_flows() {
 		tool=${tool:-ib_write_bw}
 		port=$((18515 + i))
 		cgid=${cgids[$i]}
-		args=(-p "$port" -n "$it" -s "$sz" --tclass "${E2E_TCLASS:-104}" -F)
+		# shellcheck disable=SC2206 # E2E_PERF_ARGS is a word list
+		args=(-p "$port" -n "$it" -s "$sz" --tclass "${E2E_TCLASS:-104}" -F ${E2E_PERF_ARGS:-})
 		[ "$tool" = ib_write_lat ] && args+=(-H)
 		(
 			sleep "$st"
