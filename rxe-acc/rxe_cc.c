@@ -29,11 +29,7 @@
 #define CREATE_TRACE_POINTS
 #include "rxe_cc_trace.h"
 
-/*
- * Pacer bucket depth in full-size packets: enough to keep the link busy
- * across timer jitter, small enough that a rate is never exceeded by more
- * than two packets in a burst.
- */
+/* The smallest pacer bucket, in full-size packets (see pacer_burst_us). */
 #define RXE_CC_BURST_PKTS		2
 /*
  * Default of the pacer_burst_us knob: the pacer keeps this much sending
@@ -48,7 +44,6 @@
 #define RXE_CC_DEFAULT_LINE_RATE_MBPS	10000
 /* Default DSCP of CNPs and ACKs: served ahead of data (NVIDIA's np_cnp_dscp). */
 #define RXE_CC_DEFAULT_CTRL_DSCP	48
-#define RXE_CC_MBPS			1000000ULL
 
 static_assert(RXE_MAX_UNACKED_PSNS < RXE_CC_SENT_RING);
 
@@ -100,11 +95,6 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
 	p->algo = RXE_CC_ALGO_NONE;
 	for (i = 0; i < RXE_CC_NUM_PRIO; i++)
 		p->prio_algo[i] = RXE_CC_ALGO_DEFAULT;
-}
-
-static inline struct rxe_dev *qp_rxe(struct rxe_qp *qp)
-{
-	return to_rdev(qp->ibqp.device);
 }
 
 static u64 rxe_cc_now_ns(void)
@@ -170,7 +160,7 @@ static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
 	u32 mbps = READ_ONCE(rxe->cc.params.line_rate_mbps);
 
 	if (mbps)
-		return mbps * RXE_CC_MBPS;
+		return mbps * RXE_CC_BPS_PER_MBPS;
 
 	if (rtnl_trylock()) {
 		if (!__ethtool_get_link_ksettings(rxe->ndev, &lks) &&
@@ -180,7 +170,7 @@ static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
 	}
 	mbps = READ_ONCE(rxe->cc.speed_mbps);
 
-	return (mbps ?: RXE_CC_DEFAULT_LINE_RATE_MBPS) * RXE_CC_MBPS;
+	return (mbps ?: RXE_CC_DEFAULT_LINE_RATE_MBPS) * RXE_CC_BPS_PER_MBPS;
 }
 
 /*
@@ -192,7 +182,7 @@ static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 rate_bps)
 {
 	u64 pkt = qp->mtu + RXE_CC_WIRE_OVERHEAD_BYTES + RXE_BTH_BYTES +
 		  RXE_RETH_BYTES;
-	u64 burst_ns = (u64)READ_ONCE(qp_rxe(qp)->cc.params.pacer_burst_us) *
+	u64 burst_ns = (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.params.pacer_burst_us) *
 		       NSEC_PER_USEC;
 	u64 burst = rxe_cc_mul_div64(rate_bps, burst_ns,
 				     RXE_CC_BITS_PER_BYTE * NSEC_PER_SEC);
@@ -223,7 +213,7 @@ static void rxe_cc_sync_psn(struct rxe_qp *qp)
  */
 void rxe_cc_qp_start(struct rxe_qp *qp)
 {
-	struct rxe_dev *rxe = qp_rxe(qp);
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	struct rxe_cc_params *p = &rxe->cc.params;
 	struct rxe_cc_qp *cc = &qp->cc;
 	const struct rxe_cc_ops *ops;
@@ -315,7 +305,7 @@ static void rxe_cc_arm_timer(struct rxe_qp *qp)
 void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, const char *why)
 {
 	struct rxe_cc_qp *cc = &qp->cc;
-	struct rxe_dev *rxe = qp_rxe(qp);
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	u64 rate = cc->ops->rate_bps(qp, now);
 	u64 old = cc->rate_bps;
 

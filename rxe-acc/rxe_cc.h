@@ -167,6 +167,11 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now_ns, const char *why);
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
 void rxe_cc_np_ack_mark(struct rxe_qp *qp, struct rxe_pkt_info *ack);
 
+#define RXE_CC_BPS_PER_MBPS		1000000ULL
+
+/* The device of a QP (a macro: struct rxe_qp is not complete here). */
+#define rxe_cc_qp_dev(qp)		to_rdev((qp)->ibqp.device)
+
 /* Wire bytes of a RoCEv2 packet beyond the BTH and its payload. */
 #define RXE_CC_WIRE_OVERHEAD_BYTES	(ETH_HLEN + 20 + 8 + RXE_ICRC_SIZE)
 

@@ -16,13 +16,6 @@
 #include "rxe_hw_counters.h"
 #include "rxe_cc_trace.h"
 
-#define RXE_CC_MBPS		1000000ULL
-
-static inline struct rxe_dev *qp_rxe(struct rxe_qp *qp)
-{
-	return to_rdev(qp->ibqp.device);
-}
-
 /* ---------------------------------------------------------------- DCQCN */
 
 /*
@@ -33,9 +26,9 @@ static inline struct rxe_dev *qp_rxe(struct rxe_qp *qp)
  */
 static void dcqcn_params(struct rxe_qp *qp, struct rxe_cc_dcqcn_params *p)
 {
-	u32 line = max_t(u32, div_u64(qp->cc.line_rate_bps, RXE_CC_MBPS), 1);
+	u32 line = max_t(u32, div_u64(qp->cc.line_rate_bps, RXE_CC_BPS_PER_MBPS), 1);
 
-	*p = qp_rxe(qp)->cc.params.dcqcn;
+	*p = rxe_cc_qp_dev(qp)->cc.params.dcqcn;
 	p->line_rate_mbps = line;
 	p->rpg_min_rate_mbps = min(p->rpg_min_rate_mbps, line);
 	p->rpg_max_rate_mbps = min(p->rpg_max_rate_mbps, line);
@@ -70,10 +63,10 @@ static void dcqcn_on_cnp(struct rxe_qp *qp, u64 now)
 	dcqcn_params(qp, &p);
 	flags = rxe_cc_dcqcn_on_cnp(&qp->cc.alg.dcqcn, &p, now, &ev);
 	if (flags & RXE_CC_DCQCN_EV_CNP_IGNORED) {
-		rxe_counter_inc(qp_rxe(qp), RXE_CNT_RP_CNP_IGNORED);
+		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_RP_CNP_IGNORED);
 		trace_rxe_cc_cnp(qp, "ignored", ev.alpha);
 	} else {
-		rxe_counter_inc(qp_rxe(qp), RXE_CNT_RP_CNP_HANDLED);
+		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_RP_CNP_HANDLED);
 		trace_rxe_cc_cnp(qp, "handled", ev.alpha);
 	}
 }
@@ -144,7 +137,7 @@ static void acc_params(struct rxe_qp *qp, struct rxe_cc_acc_params *p)
 {
 	u64 line = qp->cc.line_rate_bps;
 
-	*p = qp_rxe(qp)->cc.params.acc;
+	*p = rxe_cc_qp_dev(qp)->cc.params.acc;
 	p->line_rate_bps = line;
 	p->min_rate_bps = min(p->min_rate_bps, line);
 	p->max_rate_bps = min(p->max_rate_bps, line);
@@ -157,7 +150,7 @@ static void acc_report(struct rxe_qp *qp, u32 flags,
 		       const struct rxe_cc_acc_period *closed)
 {
 	struct rxe_cc_acc *st = &qp->cc.alg.acc;
-	struct rxe_dev *rxe = qp_rxe(qp);
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 
 	if ((flags & RXE_CC_ACC_EV_PERIOD) && ev->kind < RXE_CC_ACC_PERIOD_CLASSES)
 		trace_rxe_cc_period(qp, acc_class_names[ev->kind],
