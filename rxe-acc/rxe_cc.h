@@ -172,7 +172,16 @@ void rxe_cc_np_ack_mark(struct rxe_qp *qp, struct rxe_pkt_info *ack);
 /* The device of a QP (a macro: struct rxe_qp is not complete here). */
 #define rxe_cc_qp_dev(qp)		to_rdev((qp)->ibqp.device)
 
-/* Wire bytes of a RoCEv2 packet beyond the BTH and its payload. */
-#define RXE_CC_WIRE_OVERHEAD_BYTES	(ETH_HLEN + 20 + 8 + RXE_ICRC_SIZE)
+/*
+ * Wire bytes of a RoCEv2 packet beyond the BTH and its payload: Ethernet,
+ * IPv4 and UDP headers, the ICRC, and what every Ethernet frame costs on
+ * layer 1 (FCS, preamble + SFD, minimum inter-frame gap).  Line rates are
+ * layer-1 rates: a pacer that left out the last three would overrun its
+ * line by 2 % at a 1024 B MTU and build a standing queue in the NIC that
+ * no switch marks.
+ */
+#define RXE_CC_ETH_L1_OVERHEAD_BYTES	(ETH_FCS_LEN + 8 + 12)
+#define RXE_CC_WIRE_OVERHEAD_BYTES	(ETH_HLEN + 20 + 8 + RXE_ICRC_SIZE + \
+					 RXE_CC_ETH_L1_OVERHEAD_BYTES)
 
 #endif /* RXE_CC_H */

@@ -50,6 +50,11 @@
  * ACKs 2..n only: counting the first ACK's bytes too would overestimate
  * r by n / (n - 1), 100 % at n = 2.  The span is at least the time those
  * bytes take at line rate, so ACK compression cannot report r > line rate.
+ * When the period before a CONGESTED one was POSSIBLY (congestion already
+ * signalled, below theta), r spans from that period's first CE ACK: the
+ * ACK rate since the bottleneck first marked, over up to two periods.
+ * Its ACKs before the first CE may predate the bottleneck's saturation
+ * and are left out.  More ACKs, less ACK-compression noise in r.
  *
  * Units and overflow
  * ------------------
@@ -273,13 +278,32 @@ static void period_account_ack(struct rxe_cc_acc_period *m, u32 acked_bytes,
 		m->first_ack_ns = now_ns;
 	else
 		m->rate_bytes += acked_bytes;
+	if (m->n_ce)
+		m->ce_rate_bytes += acked_bytes;
 	m->last_ack_ns = now_ns;
 	m->acked_bytes += acked_bytes;
 	m->n_ack++;
-	if (mark == RXE_CC_MARK_CE)
+	if (mark == RXE_CC_MARK_CE) {
+		if (!m->n_ce)
+			m->ce_first_ns = now_ns;
 		m->n_ce++;
-	else if (mark == RXE_CC_MARK_UE)
+	} else if (mark == RXE_CC_MARK_UE) {
 		m->n_ue++;
+	}
+}
+
+/* r of a CONGESTED period: see "ACK rate" above. */
+static u64 congested_ack_rate_bps(const struct rxe_cc_acc *st,
+				  const struct rxe_cc_acc_params *p)
+{
+	struct rxe_cc_acc_period m = st->cur;
+
+	if (!st->prev.n_ce)
+		return rxe_cc_acc_ack_rate_bps(&m, p);
+	m.first_ack_ns = st->prev.ce_first_ns;
+	m.rate_bytes = st->prev.ce_rate_bytes + st->cur.acked_bytes;
+	m.n_ack += st->prev.n_ce;
+	return rxe_cc_acc_ack_rate_bps(&m, p);
 }
 
 static enum rxe_cc_acc_class classify(const struct rxe_cc_acc *st,
@@ -307,7 +331,7 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		       u64 now_ns)
 {
 	struct rxe_cc_acc_halt_info *h = &st->last_halt;
-	u64 r = rxe_cc_acc_ack_rate_bps(&st->cur, p);	/* > 0 if CONGESTED */
+	u64 r = congested_ack_rate_bps(st, p);	/* > 0 if CONGESTED */
 	u64 pipe, max_excess;
 
 	h->inflight_bytes = st->inflight_bytes;
@@ -403,6 +427,10 @@ static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		break;
 	}
 	st->stats.periods[kind]++;
+	if (kind == RXE_CC_ACC_PERIOD_POSSIBLY)
+		st->prev = st->cur;
+	else
+		st->prev = (struct rxe_cc_acc_period) { 0 };
 	period_restart(st, p, now_ns);
 	if (ev)
 		ev->kind = kind;

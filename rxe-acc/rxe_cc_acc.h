@@ -73,6 +73,8 @@ struct rxe_cc_acc_period {
 	u64 last_ack_ns;
 	u64 acked_bytes;	/* all bytes acked in the period */
 	u64 rate_bytes;		/* bytes acked by all but the first ACK */
+	u64 ce_first_ns;	/* the first CE-marked ACK */
+	u64 ce_rate_bytes;	/* bytes acked by the ACKs after it */
 	u32 n_ack;
 	u32 n_ce;
 	u32 n_ue;
@@ -109,6 +111,7 @@ struct rxe_cc_acc {
 	u32 inc_run;		/* n: consecutive uncongested periods */
 	bool halted;
 	struct rxe_cc_acc_period cur;
+	struct rxe_cc_acc_period prev;	/* last period if POSSIBLY, else 0 */
 	struct rxe_cc_acc_halt_info last_halt;
 	struct rxe_cc_acc_stats stats;
 };

@@ -20,6 +20,8 @@
 #   E2E_MARKING   off | red | tcd (default off)
 #   E2E_BUFFER E2E_XOFF E2E_XON E2E_HEADROOM   (default 2MB 30KB 27KB 12KB)
 #   E2E_LSW_EXTRA extra global config lines (RED/TCD knobs ...)
+#   E2E_HOST_ARGS per-host lsw port options, words "hK:OPT[,OPT...]"
+#                 (e.g. "h0:rate=10Mbps": host 0's link at 10 Mb/s)
 #   E2E_INTERVAL  time-series sampling interval (default 10ms)
 #   E2E_TIMEOUT   whole-VM timeout in seconds (default 300)
 #   E2E_ENV       "K=V ..." passed to the guest with --env
@@ -58,7 +60,7 @@ EOF
 # e2e_lsw_conf PORTS...: the lsw config on stdout.  PORTS are 2N numbers:
 # for host K, PORTS[2K] is lsw's (qemu's remote) and PORTS[2K+1] qemu's.
 e2e_lsw_conf() {
-	local ports=("$@") hs=(${E2E_HOST_SW:-s1 s1 s1}) sws=() s k t
+	local ports=("$@") hs=(${E2E_HOST_SW:-s1 s1 s1}) sws=() s k t w opts
 	for s in "${hs[@]}"; do
 		[[ " ${sws[*]} " == *" $s "* ]] || sws+=("$s")
 	done
@@ -83,7 +85,11 @@ EOF
 	[ ${#sws[@]} -le 2 ] || { echo "# at most 2 switches" >&2; return 1; }
 	[ ${#sws[@]} -eq 2 ] && echo "link ${sws[0]} ${sws[1]}"
 	for k in "${!hs[@]}"; do
-		echo "host h$k ${hs[$k]} 127.0.0.1:${ports[$((2 * k))]} 127.0.0.1:${ports[$((2 * k + 1))]}"
+		opts=
+		for w in ${E2E_HOST_ARGS:-}; do
+			[[ $w == "h$k:"* ]] && opts+=" ${w#h$k:}"
+		done
+		echo "host h$k ${hs[$k]} 127.0.0.1:${ports[$((2 * k))]} 127.0.0.1:${ports[$((2 * k + 1))]}${opts//,/ }"
 	done
 	# Static MACs: the RoCE path is fixed from the first frame.
 	for s in "${sws[@]}"; do

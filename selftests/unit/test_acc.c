@@ -404,6 +404,49 @@ static void test_possibly_congested_holds(void **state)
 	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
 }
 
+/*
+ * After a POSSIBLY period r spans from its first CE ACK: 5 unmarked ACKs
+ * (pre-saturation, left out), then CE ACKs every 4 us (2 Gb/s) from 9 us
+ * to 49 us; the CONGESTED period's 12 ACKs come compressed at 96 us.  The
+ * period alone would read line rate; the two read 22000 B in 87 us.
+ */
+static void test_ack_rate_spans_possibly_period(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now = 0;
+
+	(void)state;
+	params_10g(&p);
+	rxe_cc_acc_init(&st, &p, 0);
+	rxe_cc_acc_on_send(&st, 40 * PKT, 0);
+	acks(&st, &p, 5, PKT, NS_PER_US, RXE_CC_MARK_NO, &now);
+	acks(&st, &p, 11, PKT, 4 * NS_PER_US, RXE_CC_MARK_CE, &now);
+	rxe_cc_acc_on_timer(&st, &p, st.cur.end_ns, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	now = 96 * NS_PER_US;
+	acks(&st, &p, 12, PKT, 1, RXE_CC_MARK_CE, &now);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur, &p), LINE_BPS);
+	rxe_cc_acc_on_timer(&st, &p, st.cur.end_ns, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	assert_int_equal(st.last_halt.ack_rate_bps,
+			 22000ULL * 8 * NS_PER_SEC / (87 * NS_PER_US + 12));
+	assert_int_equal(st.rate_bps, st.last_halt.ack_rate_bps);
+
+	/* An UNCONGESTED period in between: r is the period's own again. */
+	rxe_cc_acc_init(&st, &p, 0);
+	rxe_cc_acc_on_send(&st, 40 * PKT, 0);
+	period_mixed(&st, &p, 10, 5, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	period_of(&st, &p, 10, RXE_CC_MARK_NO, &ev);
+	assert_int_equal(st.prev.n_ce, 0);
+	period_of(&st, &p, 10, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	assert_int_equal(st.last_halt.ack_rate_bps, 9ULL * PKT * 8 * NS_PER_SEC /
+			 (9 * (p.period_ns / 11)));
+}
+
 static void test_no_ack_never_halts_beyond_halt_max(void **state)
 {
 	struct rxe_cc_acc_params p;
@@ -652,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_starts_at_line_rate_acks_every_packet),
 		cmocka_unit_test(test_halt_time_from_known_excess),
 		cmocka_unit_test(test_halt_ends_early_on_ack_clock),
+		cmocka_unit_test(test_ack_rate_spans_possibly_period),
 		cmocka_unit_test(test_halt_time_with_jitter_within_packet_time),
 		cmocka_unit_test(test_ack_rate_estimate),
 		cmocka_unit_test(test_victim_halves_after_p_thresh),
