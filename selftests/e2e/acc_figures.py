@@ -3,23 +3,29 @@
 """The ACC figures of a cc-acc.sh run, as "key value" lines on stdout.
 
   acc_figures.py incast DIR PERIOD_US LINE_MBPS
-      2:1 incast h0, h1 -> h2 on one switch (lsw 1 ms samples, guest trace):
-        onset        the second flow's first byte at the switch (lsw clock)
-        halt_ms      when the later of the two flows stopped for its first
-                     halt: the start of its first >= 5 ms silence at the
-                     switch after the onset (lsw; the halt decision is a
-                     little earlier, by what sat in the host's NIC queue)
-        halt_periods halt_ms in periods T: from then on both QPs hold
-                     R = r, their measured ACK rate
-        resume_ms    when both have resumed (the end of those silences)
-        r_mbps       r of each QP's first halt after the second QP's start
-                     (trace rxe_cc_halt ack_rate_bps, layer-1 bytes), and
-                     r_dev_pct, the larger deviation from line / 2
+      2:1 incast h0, h1 -> h2 on one switch (guest trace, lsw 1 ms samples).
+      The guest trace clock and lsw's clock are not synchronised; every
+      interval is measured on one clock:
+        onset        trace: a lower bound of the second flow's first send:
+                     the end of its QP's first period with ACKs, minus T,
+                     minus its base RTT (the first ACK came in that period,
+                     one RTT after the packet it acknowledges), so the
+                     figures below err long
+        halt_ms      trace: when the later of the two QPs started its
+                     first halt (rxe_cc_halt) after the onset; from then on
+                     both hold R = r, their ACK rate.  halt_periods: in T
+        r_mbps       r of those halts (layer-1 bytes), and r_dev_pct, the
+                     larger deviation from the fair share line / 2
+        resume_ms    trace: when both had ended that halt
         queue_min_drain, util_drain
-                     bottleneck queue minimum and utilisation from the first
-                     halt start to one T after the later resume
+                     lsw: bottleneck queue minimum and utilisation over the
+                     halts mapped onto lsw's clock (lsw onset = the second
+                     flow's first byte at the switch, plus the trace
+                     offsets), to one T after the later resume
         util_after, queue_*_after
-                     from the later resume to the end of the common window
+                     lsw: from there to the end of the common window
+        lsw_halts_ms the first >= 5 ms silence of each flow at the switch
+                     (informational: a halt shorter than 5 ms is missed)
   acc_figures.py victim TRACE DEV P_THRESH
       "victim_periods early_cuts cuts" of DEV's QP: its class=victim periods,
       and its rate cuts, those among them that came before more than
@@ -34,7 +40,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import metrics as M  # noqa: E402
 
 SILENCE_NS = 5_000_000
-TWO_MTU_BYTES = 2200
 NS_PER_MS = 1e6
 
 
@@ -66,20 +71,32 @@ def egress_util(d, ts, t0, t1, line_mbps):
     return b * (fsz + M.WIRE_OVERHEAD) / fsz * 8e9 / (line_mbps * 1e6 * (t1 - t0))
 
 
-def first_halts(d, devs):
-    """{dev: r_mbps} of each dev's first rxe_cc_halt after the later QP
-    start, from the guest trace."""
+def trace_halts(d, devs, T):
+    """Trace figures of the first halt of each dev after the later QP start:
+    (onset_s, {dev: (halt_s, end_s, r_mbps)}), or None."""
     ev = M.parse_trace(open(d + '/trace.txt').read())
-    starts = [t for t, n, k in ev if n == 'rxe_cc_rate' and
-              k.get('why') == 'start' and k.get('dev') in devs]
+    starts = {k['dev']: t for t, n, k in ev if n == 'rxe_cc_rate' and
+              k.get('why') == 'start' and k.get('dev') in devs}
     if len(starts) < len(devs):
-        return {}
-    on = max(starts)
-    out = {}
+        return None
+    late = max(starts, key=starts.get)
+    halts, ends = {}, {}
+    first_acked = None
     for t, n, k in ev:
-        if n == 'rxe_cc_halt' and t >= on and k['dev'] in devs and k['dev'] not in out:
-            out[k['dev']] = k['ack_rate_bps'] / 1e6
-    return out
+        dev = k.get('dev')
+        if t < starts[late] or dev not in devs:
+            continue
+        if (n == 'rxe_cc_period' and dev == late and k['n_ack'] > 0 and
+                first_acked is None):
+            first_acked = t
+        elif n == 'rxe_cc_halt' and dev not in halts:
+            halts[dev] = (t, k['tau_ns'] / 1e9, k['ack_rate_bps'] / 1e6)
+        elif n == 'rxe_cc_halt_end' and dev in halts and dev not in ends:
+            ends[dev] = t
+    if len(halts) < len(devs) or len(ends) < len(devs) or first_acked is None:
+        return None
+    onset = first_acked - T / 1e9 - halts[late][1]
+    return onset, {k: (halts[k][0], ends[k], halts[k][2]) for k in devs}
 
 
 def incast(d, period_us, line_mbps):
@@ -89,36 +106,40 @@ def incast(d, period_us, line_mbps):
     cum = {h: [(r['time_ns'], r['bytes_in']) for r in ts[('s1', h, 3)]]
            for h in ('h0', 'h1')}
     span = {h: M.active_interval(cum[h]) for h in cum}
-    onset = max(span[h][0] for h in cum)
+    lsw_onset = max(span[h][0] for h in cum)
     w1 = min(span[h][1] for h in cum)
     out = {'period_ms': T / NS_PER_MS}
-    halts = {h: first_silence(cum[h], onset) for h in cum}
-    if all(halts.values()):
-        t_halt = max(a for a, _ in halts.values())
-        t_res = max(b for _, b in halts.values())
-        h0 = min(a for a, _ in halts.values())
-        out['halt_ms'] = (t_halt - onset) / NS_PER_MS
-        out['halt_periods'] = (t_halt - onset) / T
-        out['resume_ms'] = (t_res - onset) / NS_PER_MS
-        out['resume_periods'] = (t_res - onset) / T
-        out['first_halts_ms'] = ' '.join(
-            '%.0f..%.0f' % ((a - onset) / NS_PER_MS, (b - onset) / NS_PER_MS)
-            for a, b in halts.values())
+    fair = line_mbps / 2
+    th = trace_halts(d, ('rxe_h0', 'rxe_h1'), T)
+    if th:
+        onset, h = th
+        rel = {k: ((a - onset) * 1e9, (b - onset) * 1e9, r) for k, (a, b, r) in h.items()}
+        t_halt = max(a for a, _, _ in rel.values())
+        t_res = max(b for _, b, _ in rel.values())
+        out['halt_ms'] = t_halt / NS_PER_MS
+        out['halt_periods'] = t_halt / T
+        out['resume_ms'] = t_res / NS_PER_MS
+        out['resume_periods'] = t_res / T
+        out['r_mbps'] = ' '.join('%.2f' % rel[k][2] for k in sorted(rel))
+        out['r_dev_pct'] = max(abs(r - fair) / fair * 100 for _, _, r in rel.values())
+        out['halts_ms'] = ' '.join('%.1f..%.1f' % (rel[k][0] / NS_PER_MS, rel[k][1] / NS_PER_MS)
+                                   for k in sorted(rel))
+        t0 = lsw_onset + min(a for a, _, _ in rel.values())
+        t1 = lsw_onset + t_res + T
         q = [(r['time_ns'], r['queue_bytes']) for r in ts[('s1', 'h2', 3)]]
-        drain = [v for t, v in q if h0 <= t <= t_res + T]
-        out['queue_min_drain'] = min(drain)
-        out['queue_below_2mtu_drain'] = int(min(drain) < TWO_MTU_BYTES)
-        out['util_drain'] = egress_util(d, ts, h0, t_res + T, line_mbps)
-        after = [v for t, v in q if t_res <= t <= w1]
-        if after and w1 > t_res:
+        drain = [v for t, v in q if t0 <= t <= t1]
+        if drain:
+            out['queue_min_drain'] = min(drain)
+            out['util_drain'] = egress_util(d, ts, t0, t1, line_mbps)
+        after = [v for t, v in q if t1 <= t <= w1]
+        if after:
             out['queue_mean_after'] = sum(after) / len(after)
             out['queue_p95_after'] = M.percentile(after, 95)
-            out['util_after'] = egress_util(d, ts, t_res, w1, line_mbps)
-    fair = line_mbps / 2
-    r = first_halts(d, ('rxe_h0', 'rxe_h1'))
-    if len(r) == 2:
-        out['r_mbps'] = ' '.join('%.2f' % r[k] for k in sorted(r))
-        out['r_dev_pct'] = max(abs(v - fair) / fair * 100 for v in r.values())
+            out['util_after'] = egress_util(d, ts, t1, w1, line_mbps)
+    halts = {h: first_silence(cum[h], lsw_onset) for h in cum}
+    out['lsw_halts_ms'] = ' '.join(
+        '%.0f..%.0f' % ((v[0] - lsw_onset) / NS_PER_MS, (v[1] - lsw_onset) / NS_PER_MS)
+        if v else '-' for v in halts.values())
     out['fair_l1_mbps'] = fair
     out['window_fair_mbps'] = sum(f.get('window_mbps', 0) for f in mj['flows'][:2]) / 2
     for k, v in out.items():

@@ -14,7 +14,8 @@
 #           samples.  Figures from acc_figures.py (definitions there):
 #           both QPs halted and hold R = r, r within +-10 % of the fair
 #           share (line / 2), within 3 T of the onset (the second flow's
-#           first byte at the switch); the bottleneck queue drains below 2
+#           first send, bounded from below on the trace clock); the
+#           bottleneck queue drains below 2
 #           MTU in the halt while utilisation stays >= 90 %; utilisation
 #           after; PFC pauses;
 #   dcqcn   the same flows with DCQCN and lsw RED, DCQCN's default (mlx5)
@@ -103,7 +104,7 @@ if [ $ra -eq 0 ] && python3 "$here/acc_figures.py" incast "$d" "$period_us" "$li
 	hp=$(fig halt_periods) dev=$(fig r_dev_pct) q=$(fig queue_min_drain) ud=$(fig util_drain) ua=$(fig util_after)
 	ktap_diag "acc: window $(f2 "$(get "$d" window_s)") s, flows $(f2 "$w0") / $(f2 "$w1") Mb/s, Jain $(get "$d" jain), util $(f2 "$(get "$d" utilisation)"), queue mean $(get "$d" queue_mean_bytes | cut -d. -f1) B, peak $(get "$d" queue_peak_bytes) B"
 	ktap_diag "acc: halts $(hw "$d" acc_halts "rxe_h0 rxe_h1") (h0 $(hw "$d" acc_halts rxe_h0), h1 $(hw "$d" acc_halts rxe_h1)), CE ACKs $(hw "$d" acc_ce_acks), UE ACKs $(hw "$d" acc_ue_acks), lsw CE marks $(get "$d" ce_marks), PFC frames $(get "$d" pfc_tx)"
-	ktap_diag "acc: first halts (ms after the onset, lsw) $(fig first_halts_ms): both halted at $(fig halt_ms) ms = ${hp:-?} T with r = $(fig r_mbps) Mb/s (fair $(fig fair_l1_mbps), off by up to $(f2 "${dev:-100}") %); both resumed at $(fig resume_ms) ms = $(fig resume_periods) T"
+	ktap_diag "acc: first halts (ms after the onset, trace) $(fig halts_ms) (lsw silences $(fig lsw_halts_ms)): both halted at $(fig halt_ms) ms = ${hp:-?} T with r = $(fig r_mbps) Mb/s (fair $(fig fair_l1_mbps), off by up to $(f2 "${dev:-100}") %); both resumed at $(fig resume_ms) ms = $(fig resume_periods) T"
 	ktap_diag "acc: bottleneck queue: min $q B from the first halt to one T after the resume (utilisation $(f2 "${ud:-0}")); after the resume mean $(fig queue_mean_after | cut -d. -f1) B, p95 $(fig queue_p95_after) B, utilisation $(f2 "${ua:-0}")"
 	ktap_check "acc: both flows complete" [ "$(get "$d" perftest_failed)" = 0 ]
 	ktap_check "acc: both QPs halted and hold R = r within +-10 % of the fair share within $conv_max T of the onset (${hp:-?} T, r $(fig r_mbps) Mb/s)" \
