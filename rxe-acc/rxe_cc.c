@@ -386,7 +386,10 @@ void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 		goto out;
 
 	now = rxe_cc_now_ns();
-	cc->sent_any = true;
+	if (!cc->sent_any) {
+		cc->sent_any = true;
+		trace_rxe_cc_first_send(qp, psn, cc->rate_bps);
+	}
 	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
 	slot = rxe_cc_slot(cc, psn);
 	if (psn_compare(psn, cc->snd_max_psn) >= 0) {

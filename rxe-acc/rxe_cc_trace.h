@@ -82,6 +82,27 @@ TRACE_EVENT(rxe_cc_halt_end,
 		  __entry->rate_bps)
 );
 
+/* A started QP's first packet: the flow's onset, for convergence figures. */
+TRACE_EVENT(rxe_cc_first_send,
+	TP_PROTO(struct rxe_qp *qp, u32 psn, u64 rate_bps),
+	TP_ARGS(qp, psn, rate_bps),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(&qp->ibqp.device->dev))
+		__field(u32, qpn)
+		__field(u32, psn)
+		__field(u64, rate_bps)
+	),
+	TP_fast_assign(
+		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		__entry->qpn = qp_num(qp);
+		__entry->psn = psn;
+		__entry->rate_bps = rate_bps;
+	),
+	TP_printk("dev=%s qpn=%u psn=%u rate_bps=%llu",
+		  __get_str(dev), __entry->qpn, __entry->psn,
+		  __entry->rate_bps)
+);
+
 TRACE_EVENT(rxe_cc_period,
 	TP_PROTO(struct rxe_qp *qp, const char *class, u32 n_ack, u32 n_ce,
 		 u32 n_ue),

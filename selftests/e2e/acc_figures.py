@@ -5,12 +5,10 @@
   acc_figures.py incast DIR PERIOD_US LINE_MBPS
       2:1 incast h0, h1 -> h2 on one switch (guest trace, lsw 1 ms samples).
       The guest trace clock and lsw's clock are not synchronised; every
-      interval is measured on one clock:
-        onset        trace: a lower bound of the second flow's first send:
-                     the end of its QP's first period with ACKs, minus T,
-                     minus its base RTT (the first ACK came in that period,
-                     one RTT after the packet it acknowledges), so the
-                     figures below err long
+      interval is measured on one clock.  (lsw silences cannot time the
+      halts: a halt shorter than 5 ms goes unseen, and the VM has natural
+      3-6 ms gaps without any halt.)
+        onset        trace: the second QP's first packet (rxe_cc_first_send)
         halt_ms      trace: when the later of the two QPs started its
                      first halt (rxe_cc_halt) after the onset; from then on
                      both hold R = r, their ACK rate.  halt_periods: in T
@@ -71,32 +69,29 @@ def egress_util(d, ts, t0, t1, line_mbps):
     return b * (fsz + M.WIRE_OVERHEAD) / fsz * 8e9 / (line_mbps * 1e6 * (t1 - t0))
 
 
-def trace_halts(d, devs, T):
-    """Trace figures of the first halt of each dev after the later QP start:
-    (onset_s, {dev: (halt_s, end_s, r_mbps)}), or None."""
+def trace_halts(d, devs):
+    """Trace figures of the first halt of each dev after the later QP's
+    first packet: (onset_s, {dev: (halt_s, end_s, r_mbps)}), or None."""
     ev = M.parse_trace(open(d + '/trace.txt').read())
-    starts = {k['dev']: t for t, n, k in ev if n == 'rxe_cc_rate' and
-              k.get('why') == 'start' and k.get('dev') in devs}
-    if len(starts) < len(devs):
+    firsts = {}
+    for t, n, k in ev:
+        if n == 'rxe_cc_first_send' and k.get('dev') in devs:
+            firsts.setdefault(k['dev'], t)
+    if len(firsts) < len(devs):
         return None
-    late = max(starts, key=starts.get)
+    onset = max(firsts.values())
     halts, ends = {}, {}
-    first_acked = None
     for t, n, k in ev:
         dev = k.get('dev')
-        if t < starts[late] or dev not in devs:
+        if t < onset or dev not in devs:
             continue
-        if (n == 'rxe_cc_period' and dev == late and k['n_ack'] > 0 and
-                first_acked is None):
-            first_acked = t
-        elif n == 'rxe_cc_halt' and dev not in halts:
-            halts[dev] = (t, k['tau_ns'] / 1e9, k['ack_rate_bps'] / 1e6)
+        if n == 'rxe_cc_halt' and dev not in halts:
+            halts[dev] = (t, k['ack_rate_bps'] / 1e6)
         elif n == 'rxe_cc_halt_end' and dev in halts and dev not in ends:
             ends[dev] = t
-    if len(halts) < len(devs) or len(ends) < len(devs) or first_acked is None:
+    if len(ends) < len(devs):
         return None
-    onset = first_acked - T / 1e9 - halts[late][1]
-    return onset, {k: (halts[k][0], ends[k], halts[k][2]) for k in devs}
+    return onset, {k: (halts[k][0], ends[k], halts[k][1]) for k in devs}
 
 
 def incast(d, period_us, line_mbps):
@@ -110,7 +105,7 @@ def incast(d, period_us, line_mbps):
     w1 = min(span[h][1] for h in cum)
     out = {'period_ms': T / NS_PER_MS}
     fair = line_mbps / 2
-    th = trace_halts(d, ('rxe_h0', 'rxe_h1'), T)
+    th = trace_halts(d, ('rxe_h0', 'rxe_h1'))
     if th:
         onset, h = th
         rel = {k: ((a - onset) * 1e9, (b - onset) * 1e9, r) for k, (a, b, r) in h.items()}

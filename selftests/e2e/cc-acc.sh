@@ -14,7 +14,7 @@
 #           samples.  Figures from acc_figures.py (definitions there):
 #           both QPs halted and hold R = r, r within +-10 % of the fair
 #           share (line / 2), within 3 T of the onset (the second flow's
-#           first send, bounded from below on the trace clock); the
+#           first packet, rxe_cc_first_send on the trace clock); the
 #           bottleneck queue drains below 2
 #           MTU in the halt while utilisation stays >= 90 %; utilisation
 #           after; PFC pauses;
