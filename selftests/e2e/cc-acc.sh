@@ -12,11 +12,12 @@
 # Four VM runs:
 #   acc     2:1 incast h0 -> h2, h1 -> h2 one second later, lsw TCD, 1 ms
 #           samples.  Figures from acc_figures.py (definitions there):
-#           both QPs halted and hold R = r, r within +-10 % of the fair
-#           share (line / 2), within 3 T of the onset (the second flow's
-#           first packet, rxe_cc_first_send on the trace clock); the
-#           bottleneck queue drains below 2
-#           MTU in the halt while utilisation stays >= 90 %; utilisation
+#           both QPs halted and hold R = r within 3 T of the onset (the
+#           second flow's first packet, rxe_cc_first_send on the trace
+#           clock); r within +-10 % of the fair share (line / 2), a TODO
+#           (issue 5: about 1 run in 5 misses); the bottleneck queue
+#           drains below 2 MTU in the halt while utilisation stays
+#           >= 90 %; utilisation
 #           after; PFC pauses;
 #   dcqcn   the same flows with DCQCN and lsw RED, DCQCN's default (mlx5)
 #           knobs: the PFC pause baseline of the same run;
