@@ -100,7 +100,7 @@ rv=$?
 d=$res/acc
 if [ $ra -eq 0 ] && python3 "$here/acc_figures.py" incast "$d" "$period_us" "$line" \
 	>"$d/figures.txt" 2>"$d/figures.err"; then
-	fig() { awk -v k="$1" '$1 == k {$1 = ""; sub(/^ /, ""); print; exit}' "$d/figures.txt"; }
+	fig() { keyval "$d/figures.txt" "$1"; }
 	w0=$(get "$d" flows.0.window_mbps) w1=$(get "$d" flows.1.window_mbps) wf=$(fig window_fair_mbps)
 	hp=$(fig halt_periods) dev=$(fig r_dev_pct) q=$(fig queue_min_drain) ud=$(fig util_drain) ua=$(fig util_after)
 	ktap_diag "acc: window $(f2 "$(get "$d" window_s)") s, flows $(f2 "$w0") / $(f2 "$w1") Mb/s, Jain $(get "$d" jain), util $(f2 "$(get "$d" utilisation)"), queue mean $(get "$d" queue_mean_bytes | cut -d. -f1) B, peak $(get "$d" queue_peak_bytes) B"
@@ -154,7 +154,7 @@ fi
 d=$res/victim
 r=$d/results.txt
 [ -f "$r" ] || : >"$r"
-val() { awk -v k="$1" '$1 == k {$1 = ""; sub(/^ /, ""); print; exit}' "$r"; }
+val() { keyval "$r" "$1"; }
 if [ -f "$d/metrics.json" ] && [ -f "$d/trace-flows.txt" ]; then
 	ue=$(hw "$d" acc_ue_acks rxe_h1) ce=$(hw "$d" acc_ce_acks rxe_h1) vb=$(hw "$d" acc_victim_backoffs rxe_h1)
 	pth=$(awk -F= '$1 == "acc_p_thresh" {print $2}' "$d/cc-rxe_h1.txt")

@@ -122,7 +122,7 @@ fi
 d=$res/phases
 r=$d/results.txt
 [ -f "$r" ] || : >"$r"
-val() { awk -v k="$1" '$1 == k {$1 = ""; sub(/^ /, ""); print; exit}' "$r"; }
+val() { keyval "$r" "$1"; }
 # minbps TRACE: the lowest new_bps of the senders' (rxe_h0, rxe_h1) rate events.
 minbps() {
 	[ -f "$1" ] || { echo -1; return; }
