@@ -8,8 +8,9 @@
  *   prioN_algorithm      per priority N = DSCP >> 3 of the QP's traffic
  *                        class: "default" or an algorithm (the analogue of
  *                        mlx5's ecn/roce_rp/enable/<prio>)
- *   line_rate_mbps, pacer_burst_us, cnp_dscp, ack_dscp, and the DCQCN (mlx5 names) and ACC
- *   knobs of the table below, in the units their names say.
+ *   line_rate_mbps, pacer_burst_us, cnp_dscp, ack_dscp, and the DCQCN
+ *   (mlx5 names) and ACC knobs of the table below, in the units their
+ *   names say.
  *
  * A write is parsed, applied to a copy of all knobs, and the copy checked
  * by the algorithm cores' own validators; a bad value returns -EINVAL and
@@ -136,7 +137,6 @@ static struct rxe_cc_knob rxe_cc_knob_##_name = {			\
 }
 
 #define NS_PER_US	1000ULL
-#define BPS_PER_MBPS	1000000ULL
 
 RXE_CC_KNOB(line_rate_mbps, line_rate_mbps, 1);
 RXE_CC_KNOB(pacer_burst_us, pacer_burst_us, 1);
@@ -163,9 +163,9 @@ RXE_CC_KNOB(min_time_between_cnps, dcqcn.min_time_between_cnps_us, 1);
 RXE_CC_KNOB(acc_period_us, acc.period_ns, NS_PER_US);
 RXE_CC_KNOB(acc_halt_max_us, acc.halt_max_ns, NS_PER_US);
 RXE_CC_KNOB(acc_base_rtt_us, acc.base_rtt_ns, NS_PER_US);
-RXE_CC_KNOB(acc_min_rate_mbps, acc.min_rate_bps, BPS_PER_MBPS);
-RXE_CC_KNOB(acc_max_rate_mbps, acc.max_rate_bps, BPS_PER_MBPS);
-RXE_CC_KNOB(acc_start_rate_mbps, acc.start_rate_bps, BPS_PER_MBPS);
+RXE_CC_KNOB(acc_min_rate_mbps, acc.min_rate_bps, RXE_CC_BPS_PER_MBPS);
+RXE_CC_KNOB(acc_max_rate_mbps, acc.max_rate_bps, RXE_CC_BPS_PER_MBPS);
+RXE_CC_KNOB(acc_start_rate_mbps, acc.start_rate_bps, RXE_CC_BPS_PER_MBPS);
 RXE_CC_KNOB(acc_theta_ce_pct, acc.theta_ce_permille, 10);
 RXE_CC_KNOB(acc_p_thresh, acc.p_thresh, 1);
 RXE_CC_KNOB(acc_beta0_q16, acc.beta0, 1);
