@@ -58,15 +58,12 @@ def first_silence(cum, t_from, min_ns=SILENCE_NS):
     return None
 
 
-def egress_util(d, ts, t0, t1, line_mbps):
-    """Bottleneck (s1:h2) utilisation in [t0, t1]: frame bytes plus the
-    run's per-frame wire overhead, over the line rate."""
-    bo = [(r['time_ns'], r['bytes_out']) for r in ts[('s1', 'h2', 3)]]
-    prios, _ = M.load_counters(d + '/lsw-counters.json')
-    c = prios[('s1', 'h2', 3)]
-    fsz = c['bytes_out'] / max(1, c['frames_out'])
-    b = M.interp(bo, t1) - M.interp(bo, t0)
-    return b * (fsz + M.WIRE_OVERHEAD) / fsz * 8e9 / (line_mbps * 1e6 * (t1 - t0))
+def egress_util(bytes_out, frame_bytes, t0, t1, line_mbps):
+    """Bottleneck utilisation in [t0, t1] (metrics.utilisation), from its
+    bytes_out samples; the frames in the window are counted at the run's
+    mean frame size, which lsw's counters give."""
+    b = M.interp(bytes_out, t1) - M.interp(bytes_out, t0)
+    return M.utilisation(b, b / frame_bytes, line_mbps * 1e6, t0, t1)
 
 
 def trace_halts(d, devs):
@@ -122,15 +119,18 @@ def incast(d, period_us, line_mbps):
         t0 = lsw_onset + min(a for a, _, _ in rel.values())
         t1 = lsw_onset + t_res + T
         q = [(r['time_ns'], r['queue_bytes']) for r in ts[('s1', 'h2', 3)]]
+        bo = [(r['time_ns'], r['bytes_out']) for r in ts[('s1', 'h2', 3)]]
+        c = M.load_counters(d + '/lsw-counters.json')[0][('s1', 'h2', 3)]
+        fsz = c['bytes_out'] / max(1, c['frames_out'])
         drain = [v for t, v in q if t0 <= t <= t1]
         if drain:
             out['queue_min_drain'] = min(drain)
-            out['util_drain'] = egress_util(d, ts, t0, t1, line_mbps)
+            out['util_drain'] = egress_util(bo, fsz, t0, t1, line_mbps)
         after = [v for t, v in q if t1 <= t <= w1]
         if after:
             out['queue_mean_after'] = sum(after) / len(after)
             out['queue_p95_after'] = M.percentile(after, 95)
-            out['util_after'] = egress_util(d, ts, t1, w1, line_mbps)
+            out['util_after'] = egress_util(bo, fsz, t1, w1, line_mbps)
     halts = {h: first_silence(cum[h], lsw_onset) for h in cum}
     out['lsw_halts_ms'] = ' '.join(
         '%.0f..%.0f' % ((v[0] - lsw_onset) / NS_PER_MS, (v[1] - lsw_onset) / NS_PER_MS)
