@@ -512,6 +512,7 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 		rxe_counter_inc(rxe, RXE_CNT_ACC_CE_ACKS);
 	else if (mark == RXE_CC_MARK_UE)
 		rxe_counter_inc(rxe, RXE_CNT_ACC_UE_ACKS);
+	trace_rxe_cc_ack(qp, psn, bytes, mark, rtt);
 
 	if (cc->ops->on_ack)
 		cc->ops->on_ack(qp, bytes, mark, rtt, now);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Trace events of rxe congestion control: every rate change, every ACC
- * halt and period, every CNP sent or handled.  Enable them all with
+ * halt and period, every CNP sent or handled, every ACK of a CC QP.  Enable them all with
  *   echo 1 > /sys/kernel/tracing/events/rxe_cc/enable
  * Fields print as key=value pairs so that scripts can parse them.
  */
@@ -101,6 +101,43 @@ TRACE_EVENT(rxe_cc_first_send,
 	TP_printk("dev=%s qpn=%u psn=%u rate_bps=%llu",
 		  __get_str(dev), __entry->qpn, __entry->psn,
 		  __entry->rate_bps)
+);
+
+TRACE_DEFINE_ENUM(RXE_CC_MARK_NO);
+TRACE_DEFINE_ENUM(RXE_CC_MARK_UE);
+TRACE_DEFINE_ENUM(RXE_CC_MARK_CE);
+
+/*
+ * One ACK that advanced a CC QP's acknowledged PSN: the ACK clock that ACC
+ * measures r and tau from.  Busy (one event per ACK at ACK-every-packet);
+ * e2e enables it only on request (E2E_TRACE_ACKS=1).
+ */
+TRACE_EVENT(rxe_cc_ack,
+	TP_PROTO(struct rxe_qp *qp, u32 psn, u64 bytes, u32 mark, u64 rtt_ns),
+	TP_ARGS(qp, psn, bytes, mark, rtt_ns),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(&qp->ibqp.device->dev))
+		__field(u32, qpn)
+		__field(u32, psn)
+		__field(u64, bytes)
+		__field(u32, mark)
+		__field(u64, rtt_ns)
+	),
+	TP_fast_assign(
+		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		__entry->qpn = qp_num(qp);
+		__entry->psn = psn;
+		__entry->bytes = bytes;
+		__entry->mark = mark;
+		__entry->rtt_ns = rtt_ns;
+	),
+	TP_printk("dev=%s qpn=%u psn=%u bytes=%llu mark=%s rtt_ns=%llu",
+		  __get_str(dev), __entry->qpn, __entry->psn, __entry->bytes,
+		  __print_symbolic(__entry->mark,
+				   { RXE_CC_MARK_NO, "no" },
+				   { RXE_CC_MARK_UE, "ue" },
+				   { RXE_CC_MARK_CE, "ce" }),
+		  __entry->rtt_ns)
 );
 
 TRACE_EVENT(rxe_cc_period,

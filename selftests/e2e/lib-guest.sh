@@ -18,6 +18,7 @@
 #   E2E_MTU        NIC MTU (default 1500: RoCE MTU 1024)
 #   E2E_FLOW_TIMEOUT  seconds per perftest process (default 240)
 #   E2E_PERF_ARGS  extra perftest arguments for every flow (default none)
+#   E2E_TRACE_ACKS 1: trace every ACK of a CC QP too (rxe_cc_ack)
 
 E2E_GDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$E2E_GDIR/../lib/rxe.sh"
@@ -86,6 +87,9 @@ e2e_trace_start() {
 	echo 16384 >"$E2E_TRACE/buffer_size_kb"
 	: >"$E2E_TRACE/trace"
 	echo 1 >"$E2E_TRACE/events/rxe_cc/enable"
+	# One event per ACK: only on request.
+	[ "${E2E_TRACE_ACKS:-0}" = 1 ] ||
+		echo 0 >"$E2E_TRACE/events/rxe_cc/rxe_cc_ack/enable" 2>/dev/null
 	echo 1 >"$E2E_TRACE/tracing_on"
 	echo "# trace: rxe_cc events on"
 }
