@@ -21,7 +21,8 @@
  *	n_ack == 0 ---------------------------> NO_ACK: nothing changes
  *	n_ce * 1000 >= theta * n_ack (n_ack >= 2) -> CONGESTED:
  *		excess = W - r * tau; t_halt = min(excess / r, halt_max);
- *		halt for t_halt (or until W <= r * tau), then R = r
+ *		halt for t_halt (or until W <= r * tau), then R = r,
+ *		r refined by the ACKs of the halt's first 3/4
  *	n_ce > 0 -----------------------------> POSSIBLY: hold, n = ue = 0
  *	n_ue > 0 -----------------------------> VICTIM: n = 0, ue += 1;
  *		ue > p_thresh: R = R / 2, ue = 0
@@ -45,16 +46,27 @@
  *
  * ACK rate
  * --------
- * r = (bytes acked by all ACKs but the first) / (last ACK - first ACK).
- * n ACKs spaced d apart span (n - 1) * d and the span holds the bytes of
- * ACKs 2..n only: counting the first ACK's bytes too would overestimate
- * r by n / (n - 1), 100 % at n = 2.  The span is at least the time those
- * bytes take at line rate, so ACK compression cannot report r > line rate.
- * When the period before a CONGESTED one was POSSIBLY (congestion already
- * signalled, below theta), r spans from that period's first CE ACK: the
- * ACK rate since the bottleneck first marked, over up to two periods.
- * Its ACKs before the first CE may predate the bottleneck's saturation
- * and are left out.  More ACKs, less ACK-compression noise in r.
+ * r = (bytes acked by the ACKs after the anchor) / (last ACK - anchor),
+ * the anchor being the window's first ACK.  n ACKs spaced d apart span
+ * (n - 1) * d and the span holds the bytes of ACKs 2..n only: counting
+ * the anchor's bytes too would overestimate r by n / (n - 1), 100 % at
+ * n = 2.  An ACK that follows the anchor sooner than its bytes take at
+ * line rate moves the anchor instead: such ACKs were compressed on the
+ * way (a softirq batch after a stall), their spacing is lost, and
+ * counting them over no time would inflate r.  The span is also at least
+ * the time its bytes take at line rate, so no burst reads r > line rate.
+ *
+ * The window: the CONGESTED period's ACKs; or, when the period before it
+ * was POSSIBLY (congestion already signalled, below theta), every ACK
+ * since that period's first CE ACK.  Earlier ACKs may predate the
+ * bottleneck's saturation and are left out.  The halt keeps adding ACKs
+ * to the window over its first ACC_HALT_RATE_NUM / ACC_HALT_RATE_DEN:
+ * the bottleneck queue still holds every flow's packets, interleaved in
+ * arrival order, so the drain ACKs still come at the flow's share.  When
+ * the halt ends, R = r of the whole window.  The rest of the halt is
+ * left out: once the other flows' packets have drained, a flow with more
+ * packets queued gets ACKs at the line rate.  More ACKs, less noise in R;
+ * t_halt and the early-end level use r as measured at the halt's start.
  *
  * Units and overflow
  * ------------------
@@ -80,6 +92,10 @@
 #define ACC_DEF_THETA_CE_PERMILLE	900	/* seed: 90 % CE */
 #define ACC_DEF_P_THRESH		3
 #define ACC_DEF_BETA0			(RXE_CC_ACC_BETA_ONE / 16)
+
+/* r keeps reading the ACKs of a halt's first 3/4: see "ACK rate". */
+#define ACC_HALT_RATE_NUM		3
+#define ACC_HALT_RATE_DEN		4
 #define ACC_BETA_CAP			(RXE_CC_ACC_BETA_ONE / 2)
 
 /* Like BBR's min_rtt window: long enough to see an empty queue. */
@@ -188,18 +204,32 @@ u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 	return p->base_rtt_ns ? p->base_rtt_ns : st->base_rtt_ns;
 }
 
-u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_period *m,
+/* r of a sample, 0 until it holds a span. */
+u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_rate_sample *rs,
 			    const struct rxe_cc_acc_params *p)
 {
 	u64 span_ns, floor_ns;
 
-	if (m->n_ack < 2 || !m->rate_bytes)
+	if (!rs->bytes)
 		return 0;
-	span_ns = m->last_ack_ns - m->first_ack_ns;
-	floor_ns = rxe_cc_tx_time_ns(m->rate_bytes, p->line_rate_bps);
+	span_ns = rs->last_ns - rs->first_ns;
+	floor_ns = rxe_cc_tx_time_ns(rs->bytes, p->line_rate_bps);
 	span_ns = max_t(u64, max(span_ns, floor_ns), 1);
-	return min(rxe_cc_mul_div64(m->rate_bytes, ACC_NBIT_PER_BYTE, span_ns),
+	return min(rxe_cc_mul_div64(rs->bytes, ACC_NBIT_PER_BYTE, span_ns),
 		   p->line_rate_bps);
+}
+
+/* Add an ACK; @anchor: it starts the sample.  See "ACK rate" above. */
+static void rate_sample_add(struct rxe_cc_acc_rate_sample *rs, bool anchor,
+			    u64 bytes, u64 now_ns,
+			    const struct rxe_cc_acc_params *p)
+{
+	if (anchor || (!rs->bytes && now_ns - rs->first_ns <
+		       rxe_cc_tx_time_ns(bytes, p->line_rate_bps)))
+		rs->first_ns = now_ns;
+	else
+		rs->bytes += bytes;
+	rs->last_ns = now_ns;
 }
 
 bool rxe_cc_acc_halted(const struct rxe_cc_acc *st, u64 now_ns)
@@ -249,8 +279,11 @@ static u32 halt_end(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		    u64 now_ns, bool early)
 {
 	u64 end_ns = early ? now_ns : min(now_ns, st->halt_until_ns);
+	u64 r = rxe_cc_acc_ack_rate_bps(&st->halt_rs, p);
 
 	st->halted = false;
+	if (r)
+		st->rate_bps = clamp_rate(p, r);
 	st->stats.halt_ns_total += end_ns - st->halt_start_ns;
 	period_restart(st, p, now_ns);
 	if (!early)
@@ -271,45 +304,41 @@ static void base_rtt_update(struct rxe_cc_acc *st, u64 rtt_ns, u64 now_ns)
 	}
 }
 
-static void period_account_ack(struct rxe_cc_acc_period *m, u32 acked_bytes,
-			       enum rxe_cc_mark mark, u64 now_ns)
+static void period_account_ack(struct rxe_cc_acc_period *m,
+			       const struct rxe_cc_acc_params *p,
+			       u32 acked_bytes, enum rxe_cc_mark mark,
+			       u64 now_ns)
 {
-	if (!m->n_ack)
-		m->first_ack_ns = now_ns;
-	else
-		m->rate_bytes += acked_bytes;
-	if (m->n_ce)
-		m->ce_rate_bytes += acked_bytes;
-	m->last_ack_ns = now_ns;
+	rate_sample_add(&m->all, !m->n_ack, acked_bytes, now_ns, p);
+	if (m->n_ce || mark == RXE_CC_MARK_CE)
+		rate_sample_add(&m->ce, !m->n_ce, acked_bytes, now_ns, p);
 	m->acked_bytes += acked_bytes;
 	m->n_ack++;
-	if (mark == RXE_CC_MARK_CE) {
-		if (!m->n_ce)
-			m->ce_first_ns = now_ns;
+	if (mark == RXE_CC_MARK_CE)
 		m->n_ce++;
-	} else if (mark == RXE_CC_MARK_UE) {
+	else if (mark == RXE_CC_MARK_UE)
 		m->n_ue++;
-	}
 }
 
-/* r of a CONGESTED period: see "ACK rate" above. */
-static u64 congested_ack_rate_bps(const struct rxe_cc_acc *st,
-				  const struct rxe_cc_acc_params *p)
+/* The window r is read from at a CONGESTED verdict: see "ACK rate". */
+static struct rxe_cc_acc_rate_sample
+congested_rate_sample(const struct rxe_cc_acc *st)
 {
-	struct rxe_cc_acc_period m = st->cur;
+	struct rxe_cc_acc_rate_sample rs = st->cur.all;
 
-	if (!st->prev.n_ce)
-		return rxe_cc_acc_ack_rate_bps(&m, p);
-	m.first_ack_ns = st->prev.ce_first_ns;
-	m.rate_bytes = st->prev.ce_rate_bytes + st->cur.acked_bytes;
-	m.n_ack += st->prev.n_ce;
-	return rxe_cc_acc_ack_rate_bps(&m, p);
+	if (st->prev.n_ce) {
+		rs = st->prev.ce;
+		rs.bytes += st->cur.acked_bytes;
+		rs.last_ns = st->cur.all.last_ns;
+	}
+	return rs;
 }
 
 static enum rxe_cc_acc_class classify(const struct rxe_cc_acc *st,
 				      const struct rxe_cc_acc_params *p)
 {
 	const struct rxe_cc_acc_period *m = &st->cur;
+	struct rxe_cc_acc_rate_sample rs = congested_rate_sample(st);
 
 	if (st->halted)
 		return RXE_CC_ACC_PERIOD_HALTED;
@@ -317,7 +346,7 @@ static enum rxe_cc_acc_class classify(const struct rxe_cc_acc *st,
 		return RXE_CC_ACC_PERIOD_NO_ACK;
 	if ((u64)m->n_ce * RXE_CC_ACC_PERMILLE >=
 	    (u64)p->theta_ce_permille * m->n_ack &&
-	    rxe_cc_acc_ack_rate_bps(m, p))
+	    rxe_cc_acc_ack_rate_bps(&rs, p))
 		return RXE_CC_ACC_PERIOD_CONGESTED;
 	if (m->n_ce)
 		return RXE_CC_ACC_PERIOD_POSSIBLY;
@@ -331,7 +360,8 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		       u64 now_ns)
 {
 	struct rxe_cc_acc_halt_info *h = &st->last_halt;
-	u64 r = congested_ack_rate_bps(st, p);	/* > 0 if CONGESTED */
+	struct rxe_cc_acc_rate_sample rs = congested_rate_sample(st);
+	u64 r = rxe_cc_acc_ack_rate_bps(&rs, p);	/* > 0 if CONGESTED */
 	u64 pipe, max_excess;
 
 	h->inflight_bytes = st->inflight_bytes;
@@ -357,6 +387,9 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	st->halt_start_ns = now_ns;
 	st->halt_until_ns = now_ns + h->t_halt_ns;
 	st->halt_pipe_bytes = pipe;
+	st->halt_rs = rs;
+	st->halt_rs_until_ns = now_ns + h->t_halt_ns * ACC_HALT_RATE_NUM /
+				       ACC_HALT_RATE_DEN;
 	st->stats.halts++;
 	return RXE_CC_ACC_EV_HALT_START;
 }
@@ -475,9 +508,11 @@ u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	flags = timer_step(st, p, now_ns, ev);
 	st->inflight_bytes -= min_t(u64, acked_bytes, st->inflight_bytes);
 	base_rtt_update(st, rtt_sample_ns, now_ns);
+	if (st->halted && now_ns < st->halt_rs_until_ns)
+		rate_sample_add(&st->halt_rs, false, acked_bytes, now_ns, p);
 	if (st->halted && st->inflight_bytes <= st->halt_pipe_bytes)
 		flags |= halt_end(st, p, now_ns, true);
 	else
-		period_account_ack(&st->cur, acked_bytes, mark, now_ns);
+		period_account_ack(&st->cur, p, acked_bytes, mark, now_ns);
 	return ev_end(ev, st, flags);
 }

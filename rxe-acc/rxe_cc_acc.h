@@ -65,16 +65,20 @@ struct rxe_cc_acc_ev {
 	u64 rate_bps;			/* rate after the halt, if any */
 };
 
+/* ACKs since an anchor ACK, for r: see "ACK rate" in rxe_cc_acc.c. */
+struct rxe_cc_acc_rate_sample {
+	u64 first_ns;		/* the anchor ACK */
+	u64 last_ns;		/* the latest ACK */
+	u64 bytes;		/* acked by the ACKs after the anchor */
+};
+
 /* Marks and ACK timing of the open period. */
 struct rxe_cc_acc_period {
 	u64 start_ns;
 	u64 end_ns;
-	u64 first_ack_ns;
-	u64 last_ack_ns;
+	struct rxe_cc_acc_rate_sample all;	/* from the first ACK */
+	struct rxe_cc_acc_rate_sample ce;	/* from the first CE ACK */
 	u64 acked_bytes;	/* all bytes acked in the period */
-	u64 rate_bytes;		/* bytes acked by all but the first ACK */
-	u64 ce_first_ns;	/* the first CE-marked ACK */
-	u64 ce_rate_bytes;	/* bytes acked by the ACKs after it */
 	u32 n_ack;
 	u32 n_ce;
 	u32 n_ue;
@@ -107,6 +111,8 @@ struct rxe_cc_acc {
 	u64 halt_start_ns;
 	u64 halt_until_ns;
 	u64 halt_pipe_bytes;	/* r * tau at halt start: early-end level */
+	u64 halt_rs_until_ns;	/* halt_rs takes the ACKs until then */
+	struct rxe_cc_acc_rate_sample halt_rs;	/* r to resume at */
 	u32 ue_run;		/* consecutive victim periods */
 	u32 inc_run;		/* n: consecutive uncongested periods */
 	bool halted;
@@ -141,7 +147,7 @@ u64 rxe_cc_acc_next_timer_ns(const struct rxe_cc_acc *st);
 u32 rxe_cc_acc_ack_req_every(const struct rxe_cc_acc *st);
 u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 		      const struct rxe_cc_acc_params *p);
-u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_period *m,
+u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_rate_sample *rs,
 			    const struct rxe_cc_acc_params *p);
 
 #endif /* RXE_CC_ACC_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * test_acc.c - ACC sender core against hand-computed values: halt time
- * from a known excess, the ACK-rate estimate under jitter, victim halving,
+ * from a known excess, the ACK-rate estimate under jitter and compression,
+ * R refined by the halt's ACKs, victim halving,
  * the increase formula, the halt cap, rate bounds under random events,
  * integer-vs-long-double sweeps for overflow, ECN-only operation and the
  * possibly-congested hold.
@@ -185,9 +186,65 @@ static void test_halt_ends_early_on_ack_clock(void **state)
 	assert_int_equal(f & (RXE_CC_ACC_EV_HALT_END | RXE_CC_ACC_EV_HALT_EARLY),
 			 RXE_CC_ACC_EV_HALT_END | RXE_CC_ACC_EV_HALT_EARLY);
 	assert_int_equal(st.inflight_bytes, 6250);
-	assert_int_equal(rxe_cc_acc_rate_bps(&st, now), 5 * GBPS);
+	/* R = r of the period's ACKs and the halt's: 79000 B in 98.4 us. */
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, now),
+			 79000ULL * 8 * NS_PER_SEC / (98400));
 	assert_int_equal(st.stats.halts_early, 1);
 	assert_int_equal(st.stats.halt_ns_total, 50 * NS_PER_US);
+}
+
+/*
+ * The halt's ACKs refine R over its first 3/4 (60 of 80 us): 37 ACKs at
+ * 5 Gb/s spacing until 109.2 us join the period's 29000 B; a burst at
+ * 115 us, in the last quarter, is left out.  R = 66000 B in 107.6 us.
+ */
+static void test_halt_acks_refine_rate(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, halt_end_ns;
+	u32 f;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	halt_end_ns = now + st.last_halt.t_halt_ns;
+	acks(&st, &p, 37, PKT, 1600, RXE_CC_MARK_NO, &now);
+	assert_int_equal(now, 109200);
+	assert_true(rxe_cc_acc_halted(&st, now));
+	now = 115 * NS_PER_US;
+	acks(&st, &p, 10, PKT, 1, RXE_CC_MARK_NO, &now);
+	assert_true(rxe_cc_acc_halted(&st, now));
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, now), 0);
+	f = rxe_cc_acc_on_timer(&st, &p, halt_end_ns, &ev);
+	assert_true(f & RXE_CC_ACC_EV_HALT_END);
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, halt_end_ns),
+			 66000ULL * 8 * NS_PER_SEC / 107600);
+	/* t_halt and the halt report keep r as measured at the start. */
+	assert_int_equal(st.last_halt.ack_rate_bps, 5 * GBPS);
+}
+
+/*
+ * ACKs that reach the sender faster than the line rate carries them (a
+ * batch after a stall) move the window's anchor: 4 ACKs 10 ns apart, then
+ * 10 at 2 Gb/s, read 2 Gb/s, not the 2.6 Gb/s of counting the batch.
+ */
+static void test_compressed_acks_move_the_anchor(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	u64 now = 0;
+
+	(void)state;
+	params_10g(&p);
+	rxe_cc_acc_init(&st, &p, 0);
+	rxe_cc_acc_on_send(&st, 14 * PKT, 0);
+	acks(&st, &p, 4, PKT, 10, RXE_CC_MARK_CE, &now);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur.all, &p), 0);
+	acks(&st, &p, 10, PKT, 4 * NS_PER_US, RXE_CC_MARK_CE, &now);
+	assert_int_equal(st.cur.n_ack, 14);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur.all, &p), 2 * GBPS);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur.ce, &p), 2 * GBPS);
 }
 
 static void test_halt_time_with_jitter_within_packet_time(void **state)
@@ -262,7 +319,7 @@ static void check_ack_rate(u64 rate, u64 *seed)
 		rxe_cc_acc_on_ack(&st, &p, pkt, RXE_CC_MARK_NO, 0, now, NULL);
 	}
 	assert_int_equal(st.cur.n_ack, n);
-	assert_within_ppm(rxe_cc_acc_ack_rate_bps(&st.cur, &p), r_true, 20000);
+	assert_within_ppm(rxe_cc_acc_ack_rate_bps(&st.cur.all, &p), r_true, 20000);
 }
 
 static void test_ack_rate_estimate(void **state)
@@ -283,12 +340,12 @@ static void test_ack_rate_estimate(void **state)
 	params_10g(&p);
 	rxe_cc_acc_init(&st, &p, 0);
 	acks(&st, &p, 1, PKT, NS_PER_US, RXE_CC_MARK_NO, &now);
-	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur, &p), 0);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur.all, &p), 0);
 	acks(&st, &p, 1, PKT, 8 * NS_PER_US, RXE_CC_MARK_NO, &now);
-	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur, &p), GBPS);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur.all, &p), GBPS);
 	/* ACK compression: a burst never reads above line rate. */
 	acks(&st, &p, 10, PKT, 1, RXE_CC_MARK_NO, &now);
-	assert_true(rxe_cc_acc_ack_rate_bps(&st.cur, &p) <= LINE_BPS);
+	assert_true(rxe_cc_acc_ack_rate_bps(&st.cur.all, &p) <= LINE_BPS);
 }
 
 static void test_victim_halves_after_p_thresh(void **state)
@@ -408,7 +465,8 @@ static void test_possibly_congested_holds(void **state)
  * After a POSSIBLY period r spans from its first CE ACK: 5 unmarked ACKs
  * (pre-saturation, left out), then CE ACKs every 4 us (2 Gb/s) from 9 us
  * to 49 us; the CONGESTED period's 12 ACKs come compressed at 96 us.  The
- * period alone would read line rate; the two read 22000 B in 87 us.
+ * period alone has no span (each compressed ACK moves its anchor); the
+ * two read 22000 B in 87 us.
  */
 static void test_ack_rate_spans_possibly_period(void **state)
 {
@@ -427,7 +485,7 @@ static void test_ack_rate_spans_possibly_period(void **state)
 	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
 	now = 96 * NS_PER_US;
 	acks(&st, &p, 12, PKT, 1, RXE_CC_MARK_CE, &now);
-	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur, &p), LINE_BPS);
+	assert_int_equal(rxe_cc_acc_ack_rate_bps(&st.cur.all, &p), 0);
 	rxe_cc_acc_on_timer(&st, &p, st.cur.end_ns, &ev);
 	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
 	assert_int_equal(st.last_halt.ack_rate_bps,
@@ -587,10 +645,10 @@ static void test_integer_math_sweep(void **state)
 				rxe_cc_acc_init(&st, &p, 0);
 				/* A period measured at rate r over 900 us. */
 				st.cur.n_ack = st.cur.n_ce = 1000;
-				st.cur.first_ack_ns = 0;
-				st.cur.last_ack_ns = span;
-				st.cur.rate_bytes = r * span / (8 * NS_PER_SEC);
-				r_ref = st.cur.rate_bytes * 8.0L * NS_PER_SEC /
+				st.cur.all.first_ns = 0;
+				st.cur.all.last_ns = span;
+				st.cur.all.bytes = r * span / (8 * NS_PER_SEC);
+				r_ref = st.cur.all.bytes * 8.0L * NS_PER_SEC /
 					span;
 				pipe = r_ref * taus[i] / (8.0L * NS_PER_SEC);
 				cap_b = r_ref * p.halt_max_ns /
@@ -696,6 +754,8 @@ int main(void)
 		cmocka_unit_test(test_halt_time_from_known_excess),
 		cmocka_unit_test(test_halt_ends_early_on_ack_clock),
 		cmocka_unit_test(test_ack_rate_spans_possibly_period),
+		cmocka_unit_test(test_halt_acks_refine_rate),
+		cmocka_unit_test(test_compressed_acks_move_the_anchor),
 		cmocka_unit_test(test_halt_time_with_jitter_within_packet_time),
 		cmocka_unit_test(test_ack_rate_estimate),
 		cmocka_unit_test(test_victim_halves_after_p_thresh),
