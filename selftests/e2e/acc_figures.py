@@ -10,10 +10,14 @@
       3-6 ms gaps without any halt.)
         onset        trace: the second QP's first packet (rxe_cc_first_send)
         halt_ms      trace: when the later of the two QPs started its
-                     first halt (rxe_cc_halt) after the onset; from then on
-                     both hold R = r, their ACK rate.  halt_periods: in T
-        r_mbps       r of those halts (layer-1 bytes), and r_dev_pct, the
-                     larger deviation from the fair share line / 2
+                     first halt (rxe_cc_halt) after the onset.
+                     halt_periods: in T
+        r0_mbps      r as measured at those halts' start (it sizes
+                     t_halt), and r0_dev_pct, the larger deviation from
+                     the fair share line / 2 (layer-1 bytes)
+        r_mbps       R, the rate each QP resumed at when that halt ended
+                     (rxe_cc_halt_end: r refined by the halt's ACKs), and
+                     r_dev_pct, the larger deviation from line / 2
         resume_ms    trace: when both had ended that halt
         queue_min_drain, util_drain
                      lsw: bottleneck queue minimum and utilisation over the
@@ -68,7 +72,8 @@ def egress_util(bytes_out, frame_bytes, t0, t1, line_mbps):
 
 def trace_halts(d, devs):
     """Trace figures of the first halt of each dev after the later QP's
-    first packet: (onset_s, {dev: (halt_s, end_s, r_mbps)}), or None."""
+    first packet: (onset_s, {dev: (halt_s, end_s, r0_mbps, r_mbps)}), or
+    None."""
     ev = M.parse_trace(open(d + '/trace.txt').read())
     firsts = {}
     for t, n, k in ev:
@@ -85,10 +90,10 @@ def trace_halts(d, devs):
         if n == 'rxe_cc_halt' and dev not in halts:
             halts[dev] = (t, k['ack_rate_bps'] / 1e6)
         elif n == 'rxe_cc_halt_end' and dev in halts and dev not in ends:
-            ends[dev] = t
+            ends[dev] = (t, k['rate_bps'] / 1e6)
     if len(ends) < len(devs):
         return None
-    return onset, {k: (halts[k][0], ends[k], halts[k][1]) for k in devs}
+    return onset, {k: halts[k] + ends[k] for k in devs}
 
 
 def incast(d, period_us, line_mbps):
@@ -105,18 +110,21 @@ def incast(d, period_us, line_mbps):
     th = trace_halts(d, ('rxe_h0', 'rxe_h1'))
     if th:
         onset, h = th
-        rel = {k: ((a - onset) * 1e9, (b - onset) * 1e9, r) for k, (a, b, r) in h.items()}
-        t_halt = max(a for a, _, _ in rel.values())
-        t_res = max(b for _, b, _ in rel.values())
+        rel = {k: ((a - onset) * 1e9, (b - onset) * 1e9, r, r0)
+               for k, (a, r0, b, r) in h.items()}
+        t_halt = max(v[0] for v in rel.values())
+        t_res = max(v[1] for v in rel.values())
         out['halt_ms'] = t_halt / NS_PER_MS
         out['halt_periods'] = t_halt / T
         out['resume_ms'] = t_res / NS_PER_MS
         out['resume_periods'] = t_res / T
-        out['r_mbps'] = ' '.join('%.2f' % rel[k][2] for k in sorted(rel))
-        out['r_dev_pct'] = max(abs(r - fair) / fair * 100 for _, _, r in rel.values())
+        for key, i in (('r', 2), ('r0', 3)):
+            out[key + '_mbps'] = ' '.join('%.2f' % rel[k][i] for k in sorted(rel))
+            out[key + '_dev_pct'] = max(abs(v[i] - fair) / fair * 100
+                                        for v in rel.values())
         out['halts_ms'] = ' '.join('%.1f..%.1f' % (rel[k][0] / NS_PER_MS, rel[k][1] / NS_PER_MS)
                                    for k in sorted(rel))
-        t0 = lsw_onset + min(a for a, _, _ in rel.values())
+        t0 = lsw_onset + min(v[0] for v in rel.values())
         t1 = lsw_onset + t_res + T
         q = [(r['time_ns'], r['queue_bytes']) for r in ts[('s1', 'h2', 3)]]
         bo = [(r['time_ns'], r['bytes_out']) for r in ts[('s1', 'h2', 3)]]
