@@ -5,9 +5,6 @@
 #   ktap_pass|ktap_fail DESC   one result line
 #   ktap_skip DESC WHY         a skip that says why
 #   ktap_check DESC CMD...     pass if CMD succeeds, else fail
-#   ktap_todo DESC WHY CMD...  a known gap (TAP TODO): the line ends in
-#                              "# TODO WHY" and a failure does not fail
-#                              the suite (run-all counts it as skipped)
 #   ktap_finish                exit status: 1 if any case failed
 
 KTAP_N=0
@@ -31,17 +28,6 @@ ktap_check() {
 	local desc=$1
 	shift
 	if "$@"; then ktap_pass "$desc"; else ktap_fail "$desc"; fi
-}
-
-ktap_todo() {
-	local desc=$1 why=$2
-	shift 2
-	KTAP_N=$((KTAP_N + 1))
-	if "$@"; then
-		echo "ok $KTAP_N - $desc # TODO $why"
-	else
-		echo "not ok $KTAP_N - $desc # TODO $why"
-	fi
 }
 
 ktap_finish() {
