@@ -92,11 +92,11 @@
 #define ACC_DEF_THETA_CE_PERMILLE	900	/* seed: 90 % CE */
 #define ACC_DEF_P_THRESH		3
 #define ACC_DEF_BETA0			(RXE_CC_ACC_BETA_ONE / 16)
+#define ACC_BETA_CAP			(RXE_CC_ACC_BETA_ONE / 2)
 
 /* r keeps reading the ACKs of a halt's first 3/4: see "ACK rate". */
 #define ACC_HALT_RATE_NUM		3
 #define ACC_HALT_RATE_DEN		4
-#define ACC_BETA_CAP			(RXE_CC_ACC_BETA_ONE / 2)
 
 /* Like BBR's min_rtt window: long enough to see an empty queue. */
 #define ACC_BASE_RTT_WIN_NS		(10ULL * RXE_CC_NSEC_PER_SEC)
