@@ -18,6 +18,9 @@
  */
 
 #include <linux/ethtool.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/rtnetlink.h>
 #include <net/inet_ecn.h>
 #include <rdma/restrack.h>
@@ -147,6 +150,27 @@ void rxe_cc_qp_init(struct rxe_qp *qp)
 	cc->pace_timer.function = rxe_cc_pace_timer_fn;
 	hrtimer_init(&cc->cc_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	cc->cc_timer.function = rxe_cc_timer_fn;
+	cc->wire_overhead_bytes = RXE_CC_NON_IP_OVERHEAD_BYTES +
+				  sizeof(struct iphdr);
+}
+
+/*
+ * Wire bytes a packet of @qp costs beyond its BTH and payload: its IP
+ * header, from the address vector set at RTR, and a VLAN tag when rxe
+ * runs on a VLAN device.  An IPv6 QP counted with an IPv4 header would
+ * overrun its line by 2 % at a 1024 B MTU.
+ */
+static u32 rxe_cc_qp_wire_overhead(struct rxe_qp *qp)
+{
+	u32 bytes = RXE_CC_NON_IP_OVERHEAD_BYTES;
+
+	if (qp->pri_av.network_type == RXE_NETWORK_TYPE_IPV6)
+		bytes += sizeof(struct ipv6hdr);
+	else
+		bytes += sizeof(struct iphdr);
+	if (is_vlan_dev(rxe_cc_qp_dev(qp)->ndev))
+		bytes += VLAN_HLEN;
+	return bytes;
 }
 
 /*
@@ -180,7 +204,7 @@ static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
  */
 static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 rate_bps)
 {
-	u64 pkt = qp->mtu + RXE_CC_WIRE_OVERHEAD_BYTES + RXE_BTH_BYTES +
+	u64 pkt = qp->mtu + qp->cc.wire_overhead_bytes + RXE_BTH_BYTES +
 		  RXE_RETH_BYTES;
 	u64 burst_ns = (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.params.pacer_burst_us) *
 		       NSEC_PER_USEC;
@@ -245,6 +269,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	memset(&cc->alg, 0, sizeof(cc->alg));
 	memset(cc->sent, 0, sizeof(cc->sent));
 	cc->line_rate_bps = line_bps;
+	cc->wire_overhead_bytes = rxe_cc_qp_wire_overhead(qp);
 	rxe_cc_sync_psn(qp);
 	cc->sent_any = false;
 	cc->inflight_bytes = 0;
@@ -434,7 +459,7 @@ u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock)
 	if (qp->qp_timeout_jiffies) {
 		window_ns = jiffies_to_nsecs(qp->qp_timeout_jiffies) /
 			    RXE_CC_ACK_TIMEOUT_FRACTION;
-		pkt_ns = rxe_cc_tx_time_ns(qp->mtu + RXE_CC_WIRE_OVERHEAD_BYTES,
+		pkt_ns = rxe_cc_tx_time_ns(qp->mtu + cc->wire_overhead_bytes,
 					   READ_ONCE(cc->rate_bps));
 		if (pkt_ns)
 			every = min_t(u64, every, max_t(u64, 1, window_ns / pkt_ns));

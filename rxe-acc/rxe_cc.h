@@ -115,6 +115,7 @@ struct rxe_cc_qp {
 	u32 acked_psn;			/* highest PSN acknowledged */
 	u32 snd_max_psn;		/* next PSN never sent before */
 	u64 inflight_bytes;
+	u32 wire_overhead_bytes;	/* beyond BTH + payload, see below */
 	union {
 		struct rxe_cc_dcqcn_rp dcqcn;
 		struct rxe_cc_acc acc;
@@ -174,14 +175,18 @@ void rxe_cc_np_ack_mark(struct rxe_qp *qp, struct rxe_pkt_info *ack);
 
 /*
  * Wire bytes of a RoCEv2 packet beyond the BTH and its payload: Ethernet,
- * IPv4 and UDP headers, the ICRC, and what every Ethernet frame costs on
+ * IP and UDP headers, the ICRC, and what every Ethernet frame costs on
  * layer 1 (FCS, preamble + SFD, minimum inter-frame gap).  Line rates are
  * layer-1 rates: a pacer that left out the last three would overrun its
  * line by 2 % at a 1024 B MTU and build a standing queue in the NIC that
- * no switch marks.
+ * no switch marks.  The IP header (20 or 40 B) and a VLAN tag depend on
+ * the QP: rxe_cc_qp_start() adds them up in cc.wire_overhead_bytes.
  */
 #define RXE_CC_ETH_L1_OVERHEAD_BYTES	(ETH_FCS_LEN + 8 + 12)
-#define RXE_CC_WIRE_OVERHEAD_BYTES	(ETH_HLEN + 20 + 8 + RXE_ICRC_SIZE + \
+#define RXE_CC_NON_IP_OVERHEAD_BYTES	(ETH_HLEN + 8 + RXE_ICRC_SIZE + \
 					 RXE_CC_ETH_L1_OVERHEAD_BYTES)
+
+/* Per-packet wire bytes of @qp beyond its BTH and payload (rxe_req.c). */
+#define rxe_cc_wire_overhead_bytes(qp)	((qp)->cc.wire_overhead_bytes)
 
 #endif /* RXE_CC_H */

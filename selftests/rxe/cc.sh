@@ -3,8 +3,9 @@
 #
 # The rxe congestion control framework without a switch (patches 0003+):
 # knobs and their validation, how a QP chooses its algorithm, per-QP state
-# in rdma res, trace events, counters, and pacing accuracy at 1 % and 100 %
-# of the line rate.  Runs in the test VM (selftests/rxe/vm-suite cc.sh).
+# in rdma res, trace events, counters, pacing accuracy at 1 % and 100 % of
+# the line rate, and the IPv6 header in the bytes the pacer charges.  Runs
+# in the test VM (selftests/rxe/vm-suite cc.sh).
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"
@@ -13,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "rxe congestion control framework" 13
+ktap_header "rxe congestion control framework" 12
 
 cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 setk() { echo "$3" >"$(cc "$1")/$2"; }
@@ -60,9 +61,11 @@ qp_field() {
 }
 
 # Run ib_write_bw rxb -> rxa in the background; RXE_BG holds the PIDs.
+# BG_GID=6: over the IPv6 GIDs (IPv4 by default).
 bg_flow() {
-	local sgid cgid
-	sgid=$(rxe_gid_index rxe_a 10.10.0.1); cgid=$(rxe_gid_index rxe_b 10.10.0.2)
+	local sgid cgid a=10.10.0.1 b=10.10.0.2
+	[ "${BG_GID:-4}" = 6 ] && a=fd00::1 b=fd00::2
+	sgid=$(rxe_gid_index rxe_a $a); cgid=$(rxe_gid_index rxe_b $b)
 	ip netns exec rxa timeout 120 ib_write_bw -d rxe_a -x "$sgid" "$@" >/dev/null 2>&1 &
 	RXE_BG=($!)
 	sleep 1
@@ -195,6 +198,33 @@ ktap_check "pacing at 100 % of a 10 Mb/s line: not above +2 %, not below -5 %" \
 ktap_check "pacing at 1 % of a 100 Mb/s line: within 2 %" \
 	pace_case 1% 100 1 40 8 1 0.98
 both rpg_max_rate 0
+
+# The wire bytes the pacer charges a full-MTU packet, over IPv4 and over
+# IPv6 GIDs: the most common bytes= of the sender's rxe_cc_ack events
+# (ACC acknowledges every packet, one charge each).  The pacing checks
+# above hold the IPv4 charge to the wire; an IPv6 packet is the same but
+# for its IP header, 40 B instead of 20.  Charged as IPv4, it would send
+# 1.8 % over its rate at a 1024 B MTU.
+charge_bytes() { # 4|6
+	[ -d $trace/events/rxe_cc ] || mount -t tracefs nodev $trace
+	both algorithm acc && both line_rate_mbps 10000 || return 1
+	echo > $trace/trace
+	echo 1 > $trace/events/rxe_cc/rxe_cc_ack/enable
+	BG_GID=$1 bg_flow -n 20 -s 65536
+	wait "${RXE_BG[@]}"
+	echo 0 > $trace/events/rxe_cc/rxe_cc_ack/enable
+	awk '/rxe_cc_ack: dev=rxe_b / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^bytes=/) n[substr($i, 7)]++
+	} END { for (b in n) if (n[b] > best) { best = n[b]; mode = b }; print mode }' \
+		$trace/trace
+}
+ipv6_charge_case() {
+	local c4 c6
+	c4=$(charge_bytes 4) && c6=$(charge_bytes 6) || return 1
+	echo "# full-MTU packet charged: IPv4 ${c4:-?} B, IPv6 ${c6:-?} B"
+	[ -n "$c4" ] && [ -n "$c6" ] && [ $((c6 - c4)) -eq 20 ]
+}
+ktap_check "an IPv6 packet is charged its 20 B longer IP header" ipv6_charge_case
 
 ktap_check "no splat in the kernel log" rxe_dmesg_clean
 ktap_finish
