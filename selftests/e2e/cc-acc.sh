@@ -41,7 +41,10 @@ metrics=$E2E_TOP/eval/metrics.py
 res=$E2E_TOP/build/results/cc-acc
 rate=${CC_RATE:-20Mbps}
 line=${rate%Mbps}
-iters=${CC_ITERS:-100}
+# 200 x 64 KB: 5 s for a flow alone, so that the two flows still overlap
+# when the second one starts seconds late (perftest's TCP handshake goes
+# through lsw at priority 0, and a lost SYN costs 1 s, then 2 s more).
+iters=${CC_ITERS:-200}
 period_us=${CC_ACC_PERIOD_US:-4000}
 conv_max=${CC_CONV_MAX_PERIODS:-3}
 acc_knobs="acc_halt_max_us=$((8 * period_us)) acc_period_us=$period_us acc_theta_ce_pct=${CC_ACC_THETA_PCT:-75} ${CC_KNOBS_ACC:-}"
