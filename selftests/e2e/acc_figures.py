@@ -72,7 +72,7 @@ def egress_util(bytes_out, frame_bytes, t0, t1, line_mbps):
 
 def trace_halts(d, devs):
     """Trace figures of the first halt of each dev after the later QP's
-    first packet: (onset_s, {dev: (halt_s, end_s, r0_mbps, r_mbps)}), or
+    first packet: (onset_s, {dev: (halt_s, r0_mbps, end_s, r_mbps)}), or
     None."""
     ev = M.parse_trace(open(d + '/trace.txt').read())
     firsts = {}
