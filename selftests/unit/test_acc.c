@@ -265,7 +265,6 @@ static void test_halt_time_with_jitter_within_packet_time(void **state)
 
 		params_10g(&p);
 		p.period_ns = max_t(u64, (n + 2) * gap, RXE_CC_ACC_MIN_PERIOD_NS);
-	p.halt_max_ns = RXE_CC_ACC_MAX_HALT_NS;
 		p.halt_max_ns = RXE_CC_ACC_MAX_HALT_NS;
 		p.base_rtt_ns = prng_range(&seed, 1, 20) * NS_PER_US;
 		pipe = rate * p.base_rtt_ns / (8 * NS_PER_SEC);
