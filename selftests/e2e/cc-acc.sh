@@ -9,15 +9,21 @@
 # ~5 ACKs a period, and TCD's trend rule reporting NO for a 0.5 ms TCD
 # period whenever a burst ends, 90 % would ask every ACK to be CE),
 # acc_halt_max_us = 8 T.
-# Four VM runs:
+# Six VM runs:
 #   acc     2:1 incast h0 -> h2, h1 -> h2 one second later, lsw TCD, 1 ms
-#           samples.  Figures from acc_figures.py (definitions there):
-#           both QPs halted within 3 T of the onset (the second flow's
-#           first packet, rxe_cc_first_send on the trace clock); the rate
-#           R each resumed at after that halt (its ACK rate r, refined by
-#           the halt's ACKs) within +-10 % of the fair share (line / 2);
-#           the bottleneck queue drains below 2 MTU in the halt while
-#           utilisation stays >= 90 %; utilisation after; PFC pauses;
+#           samples, CC_ACC_RUNS times (default 3: acc, acc-2, acc-3).
+#           Figures from acc_figures.py (definitions there): both QPs
+#           halted within 3 T of the onset (the second flow's first
+#           packet, rxe_cc_first_send on the trace clock); the rate R each
+#           resumed at after that halt (its ACK rate r, refined by the
+#           halt's ACKs) within +-10 % of the fair share (line / 2); the
+#           bottleneck queue drains below 2 MTU in the halt while
+#           utilisation stays >= 90 %; utilisation after; PFC pauses.
+#           One first halt is one sample of the VM's timing: R rests on
+#           10-20 ACKs, and about 1 run in 30 reads R more than 10 % off
+#           (a TCG stall next to the window's ends).  So these checks hold
+#           the median of the runs' figures, and every run's figures are
+#           printed; completion and PFC hold in every run;
 #   dcqcn   the same flows with DCQCN and lsw RED, DCQCN's default (mlx5)
 #           knobs: the PFC pause baseline of the same run;
 #   ecn     ACC with lsw RED (CE only, no UE): halts, completion, fairness;
@@ -32,7 +38,7 @@
 #           s1 at all: the congested flow runs without CC on purpose.)
 #           Then QPs destroyed (kill -9) while one is halted, devices
 #           deleted, rmmod.
-# Results stay in build/results/cc-acc/*/.  ~4 min.
+# Results stay in build/results/cc-acc/*/.  ~6 min.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
@@ -45,6 +51,9 @@ line=${rate%Mbps}
 # when the second one starts seconds late (perftest's TCP handshake goes
 # through lsw at priority 0, and a lost SYN costs 1 s, then 2 s more).
 iters=${CC_ITERS:-200}
+acc_runs=${CC_ACC_RUNS:-3}
+[ "$acc_runs" -ge 1 ] 2>/dev/null && [ $((acc_runs % 2)) -eq 1 ] ||
+	{ echo "cc-acc.sh: CC_ACC_RUNS must be an odd count, not '$acc_runs'" >&2; exit 2; }
 period_us=${CC_ACC_PERIOD_US:-4000}
 conv_max=${CC_CONV_MAX_PERIODS:-3}
 acc_knobs="acc_halt_max_us=$((8 * period_us)) acc_period_us=$period_us acc_theta_ce_pct=${CC_ACC_THETA_PCT:-75} ${CC_KNOBS_ACC:-}"
@@ -79,9 +88,15 @@ run() {
 }
 
 flows="0 2 0 $iters 65536; 1 2 1 $iters 65536"
-E2E_HOST_SW="s1 s1 s1" E2E_INTERVAL=1ms E2E_LSW_EXTRA=$tcd E2E_CC_KNOBS=$acc_knobs E2E_FLOWS=$flows \
-	run acc acc tcd s1:h2 "$here/guest-flows.sh"
-ra=$?
+accs=() ras=()
+for k in $(seq 1 "$acc_runs"); do
+	n=acc
+	[ "$k" -gt 1 ] && n=acc-$k
+	E2E_HOST_SW="s1 s1 s1" E2E_INTERVAL=1ms E2E_LSW_EXTRA=$tcd E2E_CC_KNOBS=$acc_knobs E2E_FLOWS=$flows \
+		run "$n" acc tcd s1:h2 "$here/guest-flows.sh"
+	ras+=($?)
+	accs+=("$n")
+done
 E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=${CC_KNOBS_DCQCN:-} E2E_FLOWS=$flows \
 	run dcqcn dcqcn red s1:h2 "$here/guest-flows.sh"
 rd=$?
@@ -99,40 +114,56 @@ E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mb
 rv=$?
 
 # --- (a) ACC with TCD -------------------------------------------------------
+# median V...: the middle one of an odd count of values.
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+hps=() devs=() qs=() uds=() uas=() pas=() done_runs=0
+for k in "${!accs[@]}"; do
+	n=${accs[$k]} d=$res/${accs[$k]}
+	# A figure the run could not give counts as a failing value.
+	hp=99 dev=999 q=999999 ud=0 ua=0
+	if [ "${ras[$k]}" -eq 0 ] && python3 "$here/acc_figures.py" incast "$d" "$period_us" "$line" \
+		>"$d/figures.txt" 2>"$d/figures.err"; then
+		fig() { keyval "$d/figures.txt" "$1"; }
+		hp=$(fig halt_periods) dev=$(fig r_dev_pct) q=$(fig queue_min_drain) ud=$(fig util_drain) ua=$(fig util_after)
+		hp=${hp:-99} dev=${dev:-999} q=${q:-999999} ud=${ud:-0} ua=${ua:-0}
+		[ "$(get "$d" perftest_failed)" = 0 ] && done_runs=$((done_runs + 1))
+		pas+=("$(get "$d" pfc_tx)")
+		ktap_diag "$n: window $(f2 "$(get "$d" window_s)") s, flows $(f2 "$(get "$d" flows.0.window_mbps)") / $(f2 "$(get "$d" flows.1.window_mbps)") Mb/s, Jain $(get "$d" jain), util $(f2 "$(get "$d" utilisation)"), queue mean $(get "$d" queue_mean_bytes | cut -d. -f1) B, peak $(get "$d" queue_peak_bytes) B"
+		ktap_diag "$n: halts $(hw "$d" acc_halts "rxe_h0 rxe_h1") (h0 $(hw "$d" acc_halts rxe_h0), h1 $(hw "$d" acc_halts rxe_h1)), CE ACKs $(hw "$d" acc_ce_acks), UE ACKs $(hw "$d" acc_ue_acks), lsw CE marks $(get "$d" ce_marks), PFC frames $(get "$d" pfc_tx)"
+		ktap_diag "$n: first halts (ms after the onset, trace) $(fig halts_ms) (lsw silences $(fig lsw_halts_ms)): both halted at $(fig halt_ms) ms = $hp T with r = $(fig r0_mbps) Mb/s (fair $(fig fair_l1_mbps), off by up to $(f2 "$(fig r0_dev_pct)") %); both resumed at $(fig resume_ms) ms = $(fig resume_periods) T at R = $(fig r_mbps) Mb/s (off by up to $(f2 "$dev") %)"
+		ktap_diag "$n: bottleneck queue: min $q B from the first halt to one T after the resume (utilisation $(f2 "$ud")); after the resume mean $(fig queue_mean_after | cut -d. -f1) B, p95 $(fig queue_p95_after) B, utilisation $(f2 "$ua")"
+	elif [ "${ras[$k]}" -eq 0 ]; then
+		ktap_diag "$n: figures failed: $(tail -n 1 "$d/figures.err")"
+	fi
+	hps+=("$hp") devs+=("$dev") qs+=("$q") uds+=("$ud") uas+=("$ua")
+done
+hp=$(median "${hps[@]}") dev=$(median "${devs[@]}") q=$(median "${qs[@]}")
+ud=$(median "${uds[@]}") ua=$(median "${uas[@]}")
+of="median of $acc_runs runs"
+ktap_check "acc: both flows complete in every run ($done_runs of $acc_runs runs)" [ "$done_runs" -eq "$acc_runs" ]
+ktap_check "acc: both QPs halted within $conv_max T of the onset ($of: $hp T; runs ${hps[*]})" \
+	ge "$conv_max" "$hp"
+ktap_check "acc: both QPs resumed from that halt within +-10 % of the fair share ($of: $(f2 "$dev") % off; runs $(for x in "${devs[@]}"; do printf '%s ' "$(f2 "$x")"; done)%)" \
+	ge 10 "$dev"
+ktap_check "acc: the bottleneck queue drains below 2 MTU (2200 B) in the first halt ($of: $q B; runs ${qs[*]} B)" \
+	[ "$q" -lt 2200 ]
+ktap_check "acc: utilisation >= 90 % from the first halt to one T after the resume ($of: $(f2 "$ud"); runs ${uds[*]})" ge "$ud" 0.9
+ktap_check "acc: utilisation >= 90 % after the resume ($of: $(f2 "$ua"); runs ${uas[*]})" ge "$ua" 0.9
 d=$res/acc
-if [ $ra -eq 0 ] && python3 "$here/acc_figures.py" incast "$d" "$period_us" "$line" \
-	>"$d/figures.txt" 2>"$d/figures.err"; then
-	fig() { keyval "$d/figures.txt" "$1"; }
-	w0=$(get "$d" flows.0.window_mbps) w1=$(get "$d" flows.1.window_mbps) wf=$(fig window_fair_mbps)
-	hp=$(fig halt_periods) dev=$(fig r_dev_pct) dev0=$(fig r0_dev_pct) q=$(fig queue_min_drain) ud=$(fig util_drain) ua=$(fig util_after)
-	ktap_diag "acc: window $(f2 "$(get "$d" window_s)") s, flows $(f2 "$w0") / $(f2 "$w1") Mb/s, Jain $(get "$d" jain), util $(f2 "$(get "$d" utilisation)"), queue mean $(get "$d" queue_mean_bytes | cut -d. -f1) B, peak $(get "$d" queue_peak_bytes) B"
-	ktap_diag "acc: halts $(hw "$d" acc_halts "rxe_h0 rxe_h1") (h0 $(hw "$d" acc_halts rxe_h0), h1 $(hw "$d" acc_halts rxe_h1)), CE ACKs $(hw "$d" acc_ce_acks), UE ACKs $(hw "$d" acc_ue_acks), lsw CE marks $(get "$d" ce_marks), PFC frames $(get "$d" pfc_tx)"
-	ktap_diag "acc: first halts (ms after the onset, trace) $(fig halts_ms) (lsw silences $(fig lsw_halts_ms)): both halted at $(fig halt_ms) ms = ${hp:-?} T with r = $(fig r0_mbps) Mb/s (fair $(fig fair_l1_mbps), off by up to $(f2 "${dev0:-100}") %); both resumed at $(fig resume_ms) ms = $(fig resume_periods) T at R = $(fig r_mbps) Mb/s (off by up to $(f2 "${dev:-100}") %)"
-	ktap_diag "acc: bottleneck queue: min $q B from the first halt to one T after the resume (utilisation $(f2 "${ud:-0}")); after the resume mean $(fig queue_mean_after | cut -d. -f1) B, p95 $(fig queue_p95_after) B, utilisation $(f2 "${ua:-0}")"
-	ktap_check "acc: both flows complete" [ "$(get "$d" perftest_failed)" = 0 ]
-	ktap_check "acc: both QPs halted within $conv_max T of the onset (${hp:-?} T)" \
-		eval '[ -n "$hp" ] && ! lt "$conv_max" "$hp"'
-	ktap_check "acc: both QPs resumed from that halt within +-10 % of the fair share (R = $(fig r_mbps) vs $(fig fair_l1_mbps) Mb/s)" \
-		eval '[ -n "$dev" ] && ! lt 10 "$dev"'
-	ktap_check "acc: the bottleneck queue drains below 2 MTU (2200 B) in the first halt (min ${q:-?} B)" \
-		eval '[ -n "$q" ] && [ "$q" -lt 2200 ]'
-	ktap_check "acc: utilisation >= 90 % from the first halt to one T after the resume ($(f2 "${ud:-0}"))" ge "${ud:-0}" 0.9
-	ktap_check "acc: utilisation >= 90 % after the resume ($(f2 "${ua:-0}"))" ge "${ua:-0}" 0.9
+if [ "${ras[0]}" -eq 0 ] && [ -f "$d/metrics.json" ]; then
+	w0=$(get "$d" flows.0.window_mbps) w1=$(get "$d" flows.1.window_mbps) wf=$(keyval "$d/figures.txt" window_fair_mbps)
 	ktap_check "acc: long-run shares within +-20 % of their mean over the common window ($(f2 "$w0"), $(f2 "$w1") vs $(f2 "$wf") Mb/s)" \
 		eval 'near "$w0" "$wf" 20 && near "$w1" "$wf" 20'
-	if [ $rd -eq 0 ]; then
-		pa=$(get "$d" pfc_tx) pd=$(get "$res/dcqcn" pfc_tx)
-		ktap_diag "dcqcn (RED, same flows): PFC frames $pd, flows $(f2 "$(get "$res/dcqcn" flows.0.window_mbps)") / $(f2 "$(get "$res/dcqcn" flows.1.window_mbps)") Mb/s, util $(f2 "$(get "$res/dcqcn" utilisation)"), queue mean $(get "$res/dcqcn" queue_mean_bytes | cut -d. -f1) B, CNPs $(hw "$res/dcqcn" np_cnp_sent)"
-		ktap_check "acc: fewer PFC pause frames than DCQCN with default knobs ($pa vs $pd)" [ "$pa" -lt "$pd" ]
-	else
-		ktap_fail "acc: fewer PFC pause frames than DCQCN (DCQCN run failed)"
-	fi
 else
-	[ $ra -eq 0 ] && ktap_diag "acc: figures failed: $(tail -n 1 "$d/figures.err")"
-	for c in "both flows complete" "convergence" "r at the first halts" "queue drains" "utilisation in the halt" \
-		"utilisation after" "long-run shares" "fewer PFC pauses than DCQCN"; do
-		ktap_fail "acc: $c (run failed)"
-	done
+	ktap_fail "acc: long-run shares (run failed)"
+fi
+pa=$(printf '%s\n' "${pas[@]}" | sort -g | tail -n 1)
+if [ $rd -eq 0 ] && [ "${#pas[@]}" -eq "$acc_runs" ]; then
+	pd=$(get "$res/dcqcn" pfc_tx)
+	ktap_diag "dcqcn (RED, same flows): PFC frames $pd, flows $(f2 "$(get "$res/dcqcn" flows.0.window_mbps)") / $(f2 "$(get "$res/dcqcn" flows.1.window_mbps)") Mb/s, util $(f2 "$(get "$res/dcqcn" utilisation)"), queue mean $(get "$res/dcqcn" queue_mean_bytes | cut -d. -f1) B, CNPs $(hw "$res/dcqcn" np_cnp_sent)"
+	ktap_check "acc: fewer PFC pause frames than DCQCN with default knobs in every run (ACC at most $pa: runs ${pas[*]}; DCQCN $pd)" [ "$pa" -lt "$pd" ]
+else
+	ktap_fail "acc: fewer PFC pause frames than DCQCN (a run failed: DCQCN exit $rd, ACC runs with figures ${#pas[@]} of $acc_runs)"
 fi
 
 # --- (b) ECN-only fallback ---------------------------------------------------
@@ -178,6 +209,6 @@ ktap_check "QPs destroyed by kill -9 while halted ($(val kill_state))" \
 	eval '[[ "$(val kill_state)" == "halt hit=1 "*"exited_early=0" ]]'
 ktap_check "then rdma link delete and rmmod rdma_rxe succeed (rmmod exit $(val kill_rmmod), links left $(val kill_links_left), module left $(val kill_module_left))" \
 	[ "$(val kill_rmmod)" = 0 -a "$(val kill_links_left)" = 0 -a "$(val kill_module_left)" = 0 -a $rv -eq 0 ]
-ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" acc dcqcn ecn victim
+ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" "${accs[@]}" dcqcn ecn victim
 ktap_diag "wall time $(($(date +%s) - t0)) s"
 ktap_finish
