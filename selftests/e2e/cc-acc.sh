@@ -9,9 +9,9 @@
 # ~5 ACKs a period, and TCD's trend rule reporting NO for a 0.5 ms TCD
 # period whenever a burst ends, 90 % would ask every ACK to be CE),
 # acc_halt_max_us = 8 T.
-# Six VM runs:
+# Eight VM runs:
 #   acc     2:1 incast h0 -> h2, h1 -> h2 one second later, lsw TCD, 1 ms
-#           samples, CC_ACC_RUNS times (default 3: acc, acc-2, acc-3).
+#           samples, CC_ACC_RUNS times (default 5: acc, acc-2 ... acc-5).
 #           Figures from acc_figures.py (definitions there): both QPs
 #           halted within 3 T of the onset (the second flow's first
 #           packet, rxe_cc_first_send on the trace clock); the rate R each
@@ -20,10 +20,10 @@
 #           bottleneck queue drains below 2 MTU in the halt while
 #           utilisation stays >= 90 %; utilisation after; PFC pauses.
 #           One first halt is one sample of the VM's timing: R rests on
-#           10-20 ACKs, and about 1 run in 30 reads R more than 10 % off
-#           (a TCG stall next to the window's ends).  So these checks hold
-#           the median of the runs' figures, and every run's figures are
-#           printed; completion and PFC hold in every run;
+#           10-20 ACKs, and 3 of 43 runs read R more than 10 % off
+#           (host stalls of lsw, QPs halting 3 ms apart).  So these checks
+#           hold the median of the runs' figures, and every run's figures
+#           are printed; completion and PFC hold in every run;
 #   dcqcn   the same flows with DCQCN and lsw RED, DCQCN's default (mlx5)
 #           knobs: the PFC pause baseline of the same run;
 #   ecn     ACC with lsw RED (CE only, no UE): halts, completion, fairness;
@@ -38,7 +38,7 @@
 #           s1 at all: the congested flow runs without CC on purpose.)
 #           Then QPs destroyed (kill -9) while one is halted, devices
 #           deleted, rmmod.
-# Results stay in build/results/cc-acc/*/.  ~6 min.
+# Results stay in build/results/cc-acc/*/.  ~8 min.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
@@ -51,7 +51,7 @@ line=${rate%Mbps}
 # when the second one starts seconds late (perftest's TCP handshake goes
 # through lsw at priority 0, and a lost SYN costs 1 s, then 2 s more).
 iters=${CC_ITERS:-200}
-acc_runs=${CC_ACC_RUNS:-3}
+acc_runs=${CC_ACC_RUNS:-5}
 [ "$acc_runs" -ge 1 ] 2>/dev/null && [ $((acc_runs % 2)) -eq 1 ] ||
 	{ echo "cc-acc.sh: CC_ACC_RUNS must be an odd count, not '$acc_runs'" >&2; exit 2; }
 period_us=${CC_ACC_PERIOD_US:-4000}
