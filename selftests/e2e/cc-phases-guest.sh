@@ -37,21 +37,24 @@ knob() {
 	done
 }
 
-# qp_attr DEV ATTR: driver attribute ATTR (rdma -dd prints drv_ATTR) of the
-# first RC QP of DEV.
+# qp_attr DEV ATTR [STATE]: driver attribute ATTR (rdma -dd prints
+# drv_ATTR) of the first RC QP of DEV [that is in STATE].
 qp_attr() {
 	rdma -dd res show qp link "$1/1" 2>/dev/null |
-		awk -v a="$2" '/ type RC / {for (i = 1; i < NF; i++)
-			if ($i == a || $i == "drv_" a) {print $(i + 1); exit}}'
+		awk -v a="$2" -v s="${3:-}" '/ type RC / && (s == "" || $0 ~ " state " s " ") {
+			for (i = 1; i < NF; i++)
+				if ($i == a || $i == "drv_" a) {print $(i + 1); exit}}'
 }
 
-# wait_qp DEV: until DEV has a QP with a cc state (up to ~20 s: perftest's
-# TCP handshake may need a SYN retry), and prints that QP's cc_algorithm.
-# Callers use the value printed: a short flow may be gone by a second read.
+# wait_qp DEV: until DEV has an RC QP in RTS (up to ~20 s: perftest's TCP
+# handshake may need a SYN retry), and prints that QP's cc_algorithm, read
+# in the same rdma call.  Before RTR a QP has no CC yet (cc_algorithm
+# none: the algorithm follows the priority of its path), and a short flow
+# may be gone by a second read.
 wait_qp() {
 	local i a
 	for i in $(seq 200); do
-		a=$(qp_attr "$1" cc_algorithm)
+		a=$(qp_attr "$1" cc_algorithm RTS)
 		[ -n "$a" ] && echo "$a" && return 0
 		sleep 0.1
 	done
