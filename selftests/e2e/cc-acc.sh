@@ -116,6 +116,7 @@ rv=$?
 # --- (a) ACC with TCD -------------------------------------------------------
 # median V...: the middle one of an odd count of values.
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+fig() { keyval "$d/figures.txt" "$1"; }
 hps=() devs=() qs=() uds=() uas=() pas=() done_runs=0
 for k in "${!accs[@]}"; do
 	n=${accs[$k]} d=$res/${accs[$k]}
@@ -123,7 +124,6 @@ for k in "${!accs[@]}"; do
 	hp=99 dev=999 q=999999 ud=0 ua=0
 	if [ "${ras[$k]}" -eq 0 ] && python3 "$here/acc_figures.py" incast "$d" "$period_us" "$line" \
 		>"$d/figures.txt" 2>"$d/figures.err"; then
-		fig() { keyval "$d/figures.txt" "$1"; }
 		hp=$(fig halt_periods) dev=$(fig r_dev_pct) q=$(fig queue_min_drain) ud=$(fig util_drain) ua=$(fig util_after)
 		hp=${hp:-99} dev=${dev:-999} q=${q:-999999} ud=${ud:-0} ua=${ua:-0}
 		[ "$(get "$d" perftest_failed)" = 0 ] && done_runs=$((done_runs + 1))
@@ -151,7 +151,7 @@ ktap_check "acc: utilisation >= 90 % from the first halt to one T after the resu
 ktap_check "acc: utilisation >= 90 % after the resume ($of: $(f2 "$ua"); runs ${uas[*]})" ge "$ua" 0.9
 d=$res/acc
 if [ "${ras[0]}" -eq 0 ] && [ -f "$d/metrics.json" ]; then
-	w0=$(get "$d" flows.0.window_mbps) w1=$(get "$d" flows.1.window_mbps) wf=$(keyval "$d/figures.txt" window_fair_mbps)
+	w0=$(get "$d" flows.0.window_mbps) w1=$(get "$d" flows.1.window_mbps) wf=$(fig window_fair_mbps)
 	ktap_check "acc: long-run shares within +-20 % of their mean over the common window ($(f2 "$w0"), $(f2 "$w1") vs $(f2 "$wf") Mb/s)" \
 		eval 'near "$w0" "$wf" 20 && near "$w1" "$wf" 20'
 else

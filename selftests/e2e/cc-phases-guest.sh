@@ -103,7 +103,7 @@ phase_badknobs() {
 }
 
 phase_switch() {
-	local pid a0 a1 rc
+	local pid a0 a1 a_new rc
 	knob algorithm dcqcn
 	e2e_flows "0 2 0 ${CC_SWITCH_ITERS:-120} 65536" >"$OUT_DIR/switch-flow0.log" 2>&1 &
 	pid=$!
@@ -119,9 +119,9 @@ phase_switch() {
 	put "switch_old_flow_rc $rc"
 	e2e_flows "1 2 0 ${CC_SWITCH_ITERS2:-60} 65536" >"$OUT_DIR/switch-flow1.log" 2>&1 &
 	pid=$!
-	a1=$(wait_qp rxe_h1) || put "switch_noqp rxe_h1"
+	a_new=$(wait_qp rxe_h1) || put "switch_noqp rxe_h1"
 	rdma -dd res show qp link rxe_h1/1 >"$OUT_DIR/switch-res-new.txt" 2>&1
-	put "switch_new_qp algo=${a1:-none}"
+	put "switch_new_qp algo=${a_new:-none}"
 	wait "$pid"
 	put "switch_new_flow_rc $?"
 	RXE_PIDS=()

@@ -113,8 +113,9 @@ res_case() {
 ktap_check "per-QP CC state in rdma -dd res show qp" res_case
 
 trace=/sys/kernel/tracing
+tracefs_mount() { [ -d $trace/events/rxe_cc ] || mount -t tracefs nodev $trace; }
 trace_case() {
-	[ -d $trace/events/rxe_cc ] || mount -t tracefs nodev $trace
+	tracefs_mount
 	echo > $trace/trace
 	echo 1 > $trace/events/rxe_cc/enable
 	both algorithm dcqcn && both line_rate_mbps 50
@@ -185,7 +186,7 @@ tx_wire_sample() {
 	return 1
 }
 pace_case() { # LABEL LINE_MBPS MAX_MBPS ITERS WINDOW_S RATE_MBPS FLOOR
-	local b0= b1= t0= t1= ratio
+	local b0='' b1='' t0='' t1='' ratio
 	# A TCG vCPU can be off the host CPU for milliseconds: a deeper
 	# bucket than a real host needs (the default is 1000 us).
 	both pacer_burst_us 5000 &&
@@ -221,7 +222,7 @@ both rpg_max_rate 0
 # for its IP header, 40 B instead of 20.  Charged as IPv4, it would send
 # 1.8 % over its rate at a 1024 B MTU.
 charge_bytes() { # 4|6
-	[ -d $trace/events/rxe_cc ] || mount -t tracefs nodev $trace
+	tracefs_mount
 	both algorithm acc && both line_rate_mbps 10000 || return 1
 	echo > $trace/trace
 	echo 1 > $trace/events/rxe_cc/rxe_cc_ack/enable
