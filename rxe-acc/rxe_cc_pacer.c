@@ -108,6 +108,9 @@ void rxe_cc_pacer_set_rate(struct rxe_cc_pacer *p, u64 rate_bps, u64 now_ns)
 	pacer_refill(p, now_ns);
 	p->rate_bps = min_t(u64, rate_bps, RXE_CC_PACER_MAX_RATE_BPS);
 	pacer_update_fill(p);
+	/* A halt drops the saved credit: the source restarts empty. */
+	if (!p->rate_bps)
+		p->credit_nbit = min_t(s64, p->credit_nbit, 0);
 }
 
 /* A new bucket depth; credit above it is lost, as if it had overflowed. */
@@ -123,13 +126,15 @@ void rxe_cc_pacer_set_burst(struct rxe_cc_pacer *p, u32 burst_bytes,
 u64 rxe_cc_pacer_wait_ns(const struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 {
 	s64 need = min_t(s64, pacer_cost_nbit(bytes), pacer_cap_nbit(p));
-	s64 credit = pacer_credit_at(p, now_ns);
+	s64 credit;
 	u64 deficit;
 
-	if (credit >= need)
-		return 0;
+	/* A halt is absolute: credit saved before it buys nothing. */
 	if (!p->rate_bps)
 		return RXE_CC_PACER_NEVER_NS;
+	credit = pacer_credit_at(p, now_ns);
+	if (credit >= need)
+		return 0;
 	deficit = (u64)(need - credit);
 	/* Round up: coming back one ns early would only cost another timer. */
 	return rxe_cc_div64(deficit + p->rate_bps - 1, p->rate_bps);
@@ -145,4 +150,12 @@ void rxe_cc_pacer_consume(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 	 */
 	p->credit_nbit = max_t(s64, p->credit_nbit,
 			       -pacer_cost_nbit(RXE_CC_PACER_MAX_PKT_BYTES));
+}
+
+/* A packet paid for did not leave: give its cost back, up to the cap. */
+void rxe_cc_pacer_refund(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
+{
+	pacer_refill(p, now_ns);
+	p->credit_nbit = min_t(s64, p->credit_nbit + pacer_cost_nbit(bytes),
+			       pacer_cap_nbit(p));
 }

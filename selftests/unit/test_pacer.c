@@ -92,13 +92,46 @@ static void test_halt_and_resume(void **state)
 	rxe_cc_pacer_init(&p, GBPS, 1000, 0);
 	rxe_cc_pacer_consume(&p, 1000, 0);
 	rxe_cc_pacer_set_rate(&p, 0, 2 * NS_PER_US);
-	/* 2 us at 1 Gb/s earned 250 B before the halt; nothing after. */
+	/* 2 us at 1 Gb/s earned 250 B before the halt; the halt drops it. */
 	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_SEC),
 			 RXE_CC_PACER_NEVER_NS);
 	rxe_cc_pacer_set_rate(&p, 2 * GBPS, NS_PER_SEC);
-	/* 750 B missing at 2 Gb/s: 3 us. */
+	/* The source restarts empty: 1000 B at 2 Gb/s, 4 us. */
 	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_SEC),
-			 3 * NS_PER_US);
+			 4 * NS_PER_US);
+}
+
+static void test_halt_is_absolute(void **state)
+{
+	struct rxe_cc_pacer p;
+
+	(void)state;
+	/* A full bucket of two packets' credit... */
+	rxe_cc_pacer_init(&p, GBPS, 2000, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), 0);
+	/* ...buys nothing at rate 0, however long the halt. */
+	rxe_cc_pacer_set_rate(&p, 0, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0),
+			 RXE_CC_PACER_NEVER_NS);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1, NS_PER_SEC),
+			 RXE_CC_PACER_NEVER_NS);
+}
+
+static void test_refund(void **state)
+{
+	struct rxe_cc_pacer p;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, GBPS, 1000, 0);
+	rxe_cc_pacer_consume(&p, 1000, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), 8 * NS_PER_US);
+	/* The packet did not leave: its cost comes back... */
+	rxe_cc_pacer_refund(&p, 1000, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), 0);
+	/* ...but never above the bucket depth. */
+	rxe_cc_pacer_refund(&p, 5000, 0);
+	rxe_cc_pacer_consume(&p, 1000, 0);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), 8 * NS_PER_US);
 }
 
 static void test_packet_larger_than_burst(void **state)
@@ -216,6 +249,8 @@ int main(void)
 		cmocka_unit_test(test_credit_capped_at_burst),
 		cmocka_unit_test(test_set_burst_clips_credit),
 		cmocka_unit_test(test_halt_and_resume),
+		cmocka_unit_test(test_halt_is_absolute),
+		cmocka_unit_test(test_refund),
 		cmocka_unit_test(test_packet_larger_than_burst),
 		cmocka_unit_test(test_clock_going_backwards),
 		cmocka_unit_test(test_accuracy_100g),
