@@ -45,12 +45,11 @@
 #define RXE_CC_ACK_TIMEOUT_FRACTION	4
 /* Speed assumed when neither the knob nor ethtool tells one. */
 #define RXE_CC_DEFAULT_LINE_RATE_MBPS	10000
-/* Default DSCP of CNPs and ACKs: served ahead of data (NVIDIA's np_cnp_dscp). */
-#define RXE_CC_DEFAULT_CTRL_DSCP	48
 
-static_assert(RXE_MAX_UNACKED_PSNS < RXE_CC_SENT_RING);
+static_assert(RXE_MAX_UNACKED_PSNS < RXE_CC_REQ_SLOTS);
+static_assert((RXE_CC_REQ_SLOTS & (RXE_CC_REQ_SLOTS - 1)) == 0);
+static_assert((RXE_CC_RESP_SLOTS & (RXE_CC_RESP_SLOTS - 1)) == 0);
 
-/* The algorithms built into the module, by enum rxe_cc_algo. */
 static const struct rxe_cc_ops *const rxe_cc_algos[RXE_CC_NUM_ALGOS] = {
 	[RXE_CC_ALGO_NONE] = NULL,
 	[RXE_CC_ALGO_DCQCN] = &rxe_cc_dcqcn_ops,
@@ -87,17 +86,42 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
 	int i;
 
 	mutex_init(&rxe->cc.knob_lock);
-	rxe->cc.speed_mbps = 0;
+	seqlock_init(&rxe->cc.params_seq);
 	rxe_cc_dcqcn_params_default(&p->dcqcn);
 	rxe_cc_acc_params_default(&p->acc);
 	p->line_rate_mbps = 0;
 	p->pacer_burst_us = RXE_CC_DEFAULT_BURST_US;
-	p->cnp_dscp = RXE_CC_DEFAULT_CTRL_DSCP;
-	p->ack_dscp = RXE_CC_DEFAULT_CTRL_DSCP;
+	/* ACKs and CNPs stay in the QP's (lossless) class unless asked */
+	p->cnp_dscp = RXE_CC_DSCP_OF_QP;
+	p->ack_dscp = RXE_CC_DSCP_OF_QP;
 	/* Stock behaviour until an administrator asks for more. */
 	p->algo = RXE_CC_ALGO_NONE;
+	/* A receiver answers marks on every priority, as mlx5's roce_np. */
+	p->np_prio_mask = GENMASK(RXE_CC_NUM_PRIO - 1, 0);
 	for (i = 0; i < RXE_CC_NUM_PRIO; i++)
 		p->prio_algo[i] = RXE_CC_ALGO_DEFAULT;
+
+	/* device creation runs in process context without RTNL */
+	rtnl_lock();
+	rxe_cc_netdev_event(rxe);
+	rtnl_unlock();
+}
+
+/**
+ * rxe_cc_netdev_event - the netdev came up or changed: re-read its speed
+ * @rxe: the device
+ *
+ * ethtool needs RTNL, which the netdev notifier holds; QPs read the speed
+ * from here when they start, and never take RTNL themselves.
+ */
+void rxe_cc_netdev_event(struct rxe_dev *rxe)
+{
+	struct ethtool_link_ksettings lks;
+
+	ASSERT_RTNL();
+	if (!__ethtool_get_link_ksettings(rxe->ndev, &lks) &&
+	    lks.base.speed != SPEED_UNKNOWN && lks.base.speed)
+		WRITE_ONCE(rxe->cc.speed_mbps, lks.base.speed);
 }
 
 static u64 rxe_cc_now_ns(void)
@@ -108,8 +132,19 @@ static u64 rxe_cc_now_ns(void)
 static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 {
 	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.pace_timer);
+	struct rxe_cc_qp *cc = &qp->cc;
+	unsigned long flags;
+	u8 waiters;
 
-	rxe_sched_task(&qp->req.task);
+	spin_lock_irqsave(&cc->lock, flags);
+	waiters = cc->stopped ? 0 : cc->pace_waiters;
+	cc->pace_waiters = 0;
+	spin_unlock_irqrestore(&cc->lock, flags);
+
+	if (waiters & RXE_CC_WAIT_REQ)
+		rxe_sched_task(&qp->req.task);
+	if (waiters & RXE_CC_WAIT_RESP)
+		rxe_sched_task(&qp->resp.task);
 	return HRTIMER_NORESTART;
 }
 
@@ -120,14 +155,16 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.cc_timer);
 	struct rxe_cc_qp *cc = &qp->cc;
 	unsigned long flags;
-	u64 now = rxe_cc_now_ns();
+	u64 now;
 
 	spin_lock_irqsave(&cc->lock, flags);
+	/* read under the lock: events reach the core in time order */
+	now = rxe_cc_now_ns();
 	if (cc->ops && !cc->stopped) {
 		cc->ops->on_timer(qp, now);
 		rxe_cc_rate_changed(qp, now, "timer");
 		/* Idle QPs sleep; the cores catch up lazily on the next event. */
-		if (cc->inflight_bytes || !cc->rate_bps)
+		if (rxe_cc_inflight_bytes(cc) || !cc->rate_bps)
 			rxe_cc_arm_timer(qp);
 	}
 	spin_unlock_irqrestore(&cc->lock, flags);
@@ -142,9 +179,9 @@ void rxe_cc_qp_init(struct rxe_qp *qp)
 	spin_lock_init(&cc->lock);
 	cc->ops = NULL;
 	cc->stopped = true;
-	atomic_set(&cc->echo_mark, 0);
-	/* hard: it only schedules the requester, and a soft timer adds a
-	 * softirq round trip to every paced packet's wake-up
+	rxe_cc_np_init(qp);
+	/* hard: it only schedules tasks, and a soft timer adds a softirq
+	 * round trip to every paced packet's wake-up
 	 */
 	hrtimer_init(&cc->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	cc->pace_timer.function = rxe_cc_pace_timer_fn;
@@ -173,28 +210,14 @@ static u32 rxe_cc_qp_wire_overhead(struct rxe_qp *qp)
 	return bytes;
 }
 
-/*
- * The QP's line rate: the knob, else the netdev's ethtool speed.  ethtool
- * needs RTNL, and a kernel ULP may modify a QP with RTNL held: never wait
- * for it, fall back to the speed last read instead.
- */
+/* The QP's line rate: the knob, else the netdev's speed, else a guess. */
 static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
 {
-	struct ethtool_link_ksettings lks;
-	u32 mbps = READ_ONCE(rxe->cc.params.line_rate_mbps);
+	u32 mbps = READ_ONCE(rxe->cc.params.line_rate_mbps) ?:
+		   READ_ONCE(rxe->cc.speed_mbps) ?:
+		   RXE_CC_DEFAULT_LINE_RATE_MBPS;
 
-	if (mbps)
-		return mbps * RXE_CC_BPS_PER_MBPS;
-
-	if (rtnl_trylock()) {
-		if (!__ethtool_get_link_ksettings(rxe->ndev, &lks) &&
-		    lks.base.speed != SPEED_UNKNOWN && lks.base.speed)
-			WRITE_ONCE(rxe->cc.speed_mbps, lks.base.speed);
-		rtnl_unlock();
-	}
-	mbps = READ_ONCE(rxe->cc.speed_mbps);
-
-	return (mbps ?: RXE_CC_DEFAULT_LINE_RATE_MBPS) * RXE_CC_BPS_PER_MBPS;
+	return mbps * RXE_CC_BPS_PER_MBPS;
 }
 
 /*
@@ -216,18 +239,21 @@ static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 rate_bps)
 }
 
 /* The QP's priority: the top three bits of the DSCP of its traffic class. */
-static unsigned int rxe_cc_qp_prio(struct rxe_qp *qp)
+u8 rxe_cc_qp_prio(struct rxe_qp *qp)
 {
 	return (qp->pri_av.grh.traffic_class >> 2) >> 3;
 }
 
-/* The send PSN is known from RTS on: nothing sent yet, nothing acked. */
+/*
+ * The send PSN is known from RTS on, and may be set again on SQD -> RTS:
+ * what was in flight is forgotten, nothing is acked of the new sequence.
+ */
 static void rxe_cc_sync_psn(struct rxe_qp *qp)
 {
 	struct rxe_cc_qp *cc = &qp->cc;
 
-	cc->acked_psn = (qp->req.psn - 1) & BTH_PSN_MASK;
-	cc->snd_max_psn = qp->req.psn;
+	rxe_cc_ring_init(&cc->req, cc->req_slots, RXE_CC_REQ_SLOTS,
+			 qp->req.psn);
 }
 
 /*
@@ -249,7 +275,8 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 		return;
 	if (!cc->stopped) {
 		spin_lock_irqsave(&cc->lock, flags);
-		if (cc->ops && !cc->sent_any)
+		if (cc->ops && cc->req.next_psn != qp->req.psn &&
+		    rxe_cc_ring_empty(&cc->req))
 			rxe_cc_sync_psn(qp);
 		spin_unlock_irqrestore(&cc->lock, flags);
 		return;
@@ -263,18 +290,19 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 		return;
 
 	line_bps = rxe_cc_line_rate_bps(rxe);
-	now = rxe_cc_now_ns();
 
 	spin_lock_irqsave(&cc->lock, flags);
+	now = rxe_cc_now_ns();
 	memset(&cc->alg, 0, sizeof(cc->alg));
-	memset(cc->sent, 0, sizeof(cc->sent));
 	cc->line_rate_bps = line_bps;
 	cc->wire_overhead_bytes = rxe_cc_qp_wire_overhead(qp);
 	rxe_cc_sync_psn(qp);
+	/* read responses carry the peer's request PSNs */
+	rxe_cc_ring_init(&cc->resp, cc->resp_slots, RXE_CC_RESP_SLOTS,
+			 qp->resp.psn);
+	cc->read_acks = false;
 	cc->sent_any = false;
-	cc->inflight_bytes = 0;
-	cc->pace_waiting = false;
-	rxe_cc_dcqcn_np_init(&cc->np);
+	cc->pace_waiters = 0;
 	cc->ops = ops;
 	ops->init(qp, now);
 	cc->rate_bps = ops->rate_bps(qp, now);
@@ -286,22 +314,40 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	trace_rxe_cc_rate(qp, 0, cc->rate_bps, "start");
 }
 
-/* Reset or destroy: no timer runs or will run after this returns. */
-void rxe_cc_qp_stop(struct rxe_qp *qp)
+/*
+ * The QP entered ERROR (any context, also softirq): the requester only
+ * flushes from now on and responses are dropped, so nothing may pace or
+ * time it any more.  A callback already running sees @stopped and does
+ * not re-arm; the algorithm stays set for "rdma res" until reset.
+ */
+void rxe_cc_qp_error(struct rxe_qp *qp)
 {
 	struct rxe_cc_qp *cc = &qp->cc;
 	unsigned long flags;
 
 	spin_lock_irqsave(&cc->lock, flags);
 	cc->stopped = true;
+	cc->pace_waiters = 0;
 	spin_unlock_irqrestore(&cc->lock, flags);
 
+	hrtimer_try_to_cancel(&cc->pace_timer);
+	hrtimer_try_to_cancel(&cc->cc_timer);
+}
+
+/* Reset or destroy: no timer runs or will run after this returns. */
+void rxe_cc_qp_stop(struct rxe_qp *qp)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+	unsigned long flags;
+
+	rxe_cc_qp_error(qp);
 	hrtimer_cancel(&cc->pace_timer);
 	hrtimer_cancel(&cc->cc_timer);
 
 	spin_lock_irqsave(&cc->lock, flags);
 	cc->ops = NULL;
 	spin_unlock_irqrestore(&cc->lock, flags);
+	rxe_cc_np_init(qp);
 }
 
 /* Arm the algorithm timer at its next deadline; lock held. */
@@ -344,22 +390,23 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, const char *why)
 					  RXE_CNT_CC_RATE_DECREASES);
 	trace_rxe_cc_rate(qp, old, rate, why);
 
-	if (cc->pace_waiting && rate) {
-		cc->pace_waiting = false;
+	if (cc->pace_waiters && rate) {
+		u8 waiters = cc->pace_waiters;
+
+		cc->pace_waiters = 0;
 		hrtimer_try_to_cancel(&cc->pace_timer);
-		rxe_sched_task(&qp->req.task);
+		if (waiters & RXE_CC_WAIT_REQ)
+			rxe_sched_task(&qp->req.task);
+		if (waiters & RXE_CC_WAIT_RESP)
+			rxe_sched_task(&qp->resp.task);
 	}
 }
 
-/**
- * rxe_cc_req_wait - may a packet of @bytes on the wire leave now?
- * @qp: the sending QP
- * @bytes: its size on the wire
- *
- * Returns true if the requester must stop: a timer (or, while halted, the
- * event that ends the halt) reschedules it.
+/*
+ * May a packet of @bytes on the wire leave now?  If not, @who waits: the
+ * pace timer (or, while halted, the event that ends the halt) wakes it.
  */
-bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes)
+static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, u8 who)
 {
 	struct rxe_cc_qp *cc = &qp->cc;
 	unsigned long flags;
@@ -375,32 +422,64 @@ bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes)
 	}
 	wait = rxe_cc_pacer_wait_ns(&cc->pacer, bytes, rxe_cc_now_ns());
 	if (wait) {
-		cc->pace_waiting = true;
-		if (wait != RXE_CC_PACER_NEVER_NS)
+		cc->pace_waiters |= who;
+		if (wait != RXE_CC_PACER_NEVER_NS &&
+		    !hrtimer_is_queued(&cc->pace_timer))
 			hrtimer_start(&cc->pace_timer, ns_to_ktime(wait),
 				      HRTIMER_MODE_REL);
+	} else {
+		cc->pace_waiters &= ~who;
 	}
 	spin_unlock_irqrestore(&cc->lock, flags);
 
 	return wait != 0;
 }
 
-static inline struct rxe_cc_sent *rxe_cc_slot(struct rxe_cc_qp *cc, u32 psn)
+/**
+ * rxe_cc_req_wait - may the requester send a packet of @bytes now?
+ * @qp: the sending QP
+ * @bytes: its size on the wire
+ *
+ * Returns true if the requester must stop: a timer (or, while halted, the
+ * event that ends the halt) reschedules it.
+ */
+bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes)
 {
-	return &cc->sent[psn % RXE_CC_SENT_RING];
+	return rxe_cc_wait(qp, bytes, RXE_CC_WAIT_REQ);
 }
 
-/*
- * A packet with @psn and @bytes on the wire has left; qp->req.psn is the
- * next PSN.  A read request consumes one PSN per response packet: those
- * PSNs carry no bytes of ours, their slots are cleared.
+/* rxe_cc_req_wait() for the responder's next read response packet. */
+bool rxe_cc_resp_wait(struct rxe_qp *qp, u32 bytes)
+{
+	return rxe_cc_wait(qp, bytes, RXE_CC_WAIT_RESP);
+}
+
+/* Data of @bytes left: pay the pacer, tell the algorithm; lock held. */
+static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+
+	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
+	if (cc->ops->on_xmit)
+		cc->ops->on_xmit(qp, bytes, now);
+	rxe_cc_rate_changed(qp, now, "sent");
+	rxe_cc_arm_timer(qp);
+}
+
+/**
+ * rxe_cc_req_sent - record a request packet before it is transmitted
+ * @qp: the sending QP
+ * @psn: its PSN; qp->req.psn is already the next PSN
+ * @bytes: its size on the wire
+ *
+ * Called before rxe_xmit_packet(): over loopback, and whenever the
+ * requester is preempted, the ACK can arrive before xmit returns, and it
+ * must find the packet recorded.
  */
 void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 {
 	struct rxe_cc_qp *cc = &qp->cc;
-	struct rxe_cc_sent *slot;
 	unsigned long flags;
-	u32 p;
 	u64 now;
 
 	if (!READ_ONCE(cc->ops))
@@ -415,26 +494,79 @@ void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 		cc->sent_any = true;
 		trace_rxe_cc_first_send(qp, psn, cc->rate_bps);
 	}
-	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
-	slot = rxe_cc_slot(cc, psn);
-	if (psn_compare(psn, cc->snd_max_psn) >= 0) {
-		/* New data: it counts towards inflight and gives an RTT. */
-		slot->ns = (u32)now ?: 1;
-		slot->bytes = bytes;
-		for (p = (psn + 1) & BTH_PSN_MASK; psn_compare(p, qp->req.psn) < 0;
-		     p = (p + 1) & BTH_PSN_MASK)
-			*rxe_cc_slot(cc, p) = (struct rxe_cc_sent){};
-		cc->snd_max_psn = qp->req.psn;
-		cc->inflight_bytes += bytes;
-		if (cc->ops->on_sent)
-			cc->ops->on_sent(qp, bytes, now);
-	} else {
-		/* A retransmission: its ACK tells nothing about the RTT. */
-		slot->ns = 0;
-	}
-	rxe_cc_rate_changed(qp, now, "sent");
-	rxe_cc_arm_timer(qp);
+	cc->pace_waiters &= ~RXE_CC_WAIT_REQ;
+	if (rxe_cc_ring_record(&cc->req, psn, qp->req.psn, bytes, now))
+		rxe_cc_xmit(qp, bytes, now);
+	else	/* a retransmission: nothing new in flight */
+		rxe_cc_pacer_consume(&cc->pacer, bytes, now);
 out:
+	spin_unlock_irqrestore(&cc->lock, flags);
+}
+
+/**
+ * rxe_cc_req_unsent - rxe_xmit_packet() failed: forget rxe_cc_req_sent()
+ * @qp: the sending QP
+ * @psn: the PSN of the packet that did not leave
+ * @bytes: its size on the wire
+ *
+ * The requester rolls back to @psn and will build the packet again.  If
+ * an ACK took the record in the meantime, the packet counts as sent and
+ * lost instead, which its retransmission accounts for.  The pacer credit
+ * is given back.
+ */
+void rxe_cc_req_unsent(struct rxe_qp *qp, u32 psn, u32 bytes)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+	unsigned long flags;
+
+	if (!READ_ONCE(cc->ops))
+		return;
+
+	spin_lock_irqsave(&cc->lock, flags);
+	if (cc->ops && !cc->stopped &&
+	    rxe_cc_ring_unrecord(&cc->req, psn, bytes))
+		rxe_cc_pacer_refund(&cc->pacer, bytes, rxe_cc_now_ns());
+	spin_unlock_irqrestore(&cc->lock, flags);
+}
+
+/* Build-time BTH bits of a data packet: ask the receiver to echo marks. */
+void rxe_cc_data_bth(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	const struct rxe_cc_ops *ops = READ_ONCE(qp->cc.ops);
+
+	if (ops && ops->echo_marks)
+		bth_set_cc_echo_req(pkt, 1);
+}
+
+/**
+ * rxe_cc_resp_sent - a read response packet is about to be transmitted
+ * @qp: the responder QP
+ * @psn: its PSN
+ * @bytes: its size on the wire
+ *
+ * Recorded before xmit, as requests are.  Read responses are in flight
+ * for the algorithm only once the peer has shown that it acknowledges
+ * them (rxe_cc_rcv_ctrl()); a peer that does not would leave them in
+ * flight for ever.
+ */
+void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+	unsigned long flags;
+	u64 now;
+
+	if (!READ_ONCE(cc->ops))
+		return;
+
+	spin_lock_irqsave(&cc->lock, flags);
+	if (cc->ops && !cc->stopped) {
+		now = rxe_cc_now_ns();
+		cc->pace_waiters &= ~RXE_CC_WAIT_RESP;
+		if (cc->read_acks)
+			rxe_cc_ring_record(&cc->resp, psn,
+					   (psn + 1) & BTH_PSN_MASK, bytes, now);
+		rxe_cc_xmit(qp, bytes, now);
+	}
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
 
@@ -462,76 +594,57 @@ u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock)
 		pkt_ns = rxe_cc_tx_time_ns(qp->mtu + cc->wire_overhead_bytes,
 					   READ_ONCE(cc->rate_bps));
 		if (pkt_ns)
-			every = min_t(u64, every, max_t(u64, 1, window_ns / pkt_ns));
+			every = min_t(u64, every,
+				      max_t(u64, 1, div64_u64(window_ns, pkt_ns)));
 	}
 	return every;
 }
 
-/* The PSN a response acknowledges, or false if it acknowledges nothing. */
+/*
+ * The PSN a response acknowledges: an ACK, atomic ACK or read response
+ * acknowledges everything up to its PSN; a NAK (its PSN is the one it
+ * refuses) acknowledges everything before it.  False: nothing.
+ */
 static bool rxe_cc_acked_psn(struct rxe_pkt_info *pkt, u32 *psn)
 {
 	if (pkt->mask & RXE_AETH_MASK) {
 		u8 syn = aeth_syn(pkt);
 
-		if ((syn & AETH_TYPE_MASK) != AETH_ACK)
+		switch (syn & AETH_TYPE_MASK) {
+		case AETH_ACK:
+			break;
+		case AETH_NAK:
+		case AETH_RNR_NAK:
+			*psn = (pkt->psn - 1) & BTH_PSN_MASK;
+			return true;
+		default:
 			return false;
+		}
 	}
 	*psn = pkt->psn;
 	return true;
 }
 
-static enum rxe_cc_mark rxe_cc_echoed_mark(struct rxe_pkt_info *pkt)
-{
-	struct rxe_bth *bth = (struct rxe_bth *)pkt->hdr;
-	u32 bits = be32_to_cpu(bth->qpn);
-
-	if (bits & RXE_CC_BTH_ECHO_CE)
-		return RXE_CC_MARK_CE;
-	if (bits & RXE_CC_BTH_ECHO_UE)
-		return RXE_CC_MARK_UE;
-	return RXE_CC_MARK_NO;
-}
-
-/**
- * rxe_cc_rcv_ack - a response for sender QP pkt->qp arrived
- * @pkt: the ACK, atomic ACK or read response
- *
- * Cumulative: everything up to the acknowledged PSN is acknowledged.  Old
- * and duplicate responses acknowledge nothing new and are ignored.
+/*
+ * An acknowledgement of @ring's packets up to @psn, echoing @mark, came
+ * in: retire them and tell the algorithm.  Lock held, QP running.
  */
-void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
+static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
+			 u32 psn, enum rxe_cc_mark mark)
 {
-	struct rxe_qp *qp = pkt->qp;
 	struct rxe_cc_qp *cc = &qp->cc;
-	struct rxe_dev *rxe = pkt->rxe;
-	enum rxe_cc_mark mark;
-	unsigned long flags;
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	u64 bytes = 0, rtt = 0, now;
-	struct rxe_cc_sent *slot;
-	u32 psn, p;
 
-	if (!READ_ONCE(cc->ops) || !rxe_cc_acked_psn(pkt, &psn))
+	if (!rxe_cc_ring_in_window(ring, psn))
 		return;
-
-	mark = rxe_cc_echoed_mark(pkt);
+	if (!cc->ops->echo_marks)
+		mark = RXE_CC_MARK_NO;
 	now = rxe_cc_now_ns();
-
-	spin_lock_irqsave(&cc->lock, flags);
-	if (!cc->ops || cc->stopped ||
-	    psn_compare(psn, cc->acked_psn) <= 0 ||
-	    psn_compare(psn, cc->snd_max_psn) >= 0)
-		goto out;
-
-	p = cc->acked_psn;
-	do {
-		p = (p + 1) & BTH_PSN_MASK;
-		bytes += rxe_cc_slot(cc, p)->bytes;
-	} while (p != psn);
-	slot = rxe_cc_slot(cc, psn);
-	if (slot->ns)
-		rtt = (u32)((u32)now - slot->ns);
-	cc->acked_psn = psn;
-	cc->inflight_bytes -= min(bytes, cc->inflight_bytes);
+	if (rxe_cc_ring_acks_new(ring, psn))
+		bytes = rxe_cc_ring_retire(ring, psn, now, &rtt);
+	else if (mark == RXE_CC_MARK_NO)
+		return;	/* a duplicate, and nothing to learn from it */
 
 	if (mark == RXE_CC_MARK_CE)
 		rxe_counter_inc(rxe, RXE_CNT_ACC_CE_ACKS);
@@ -543,19 +656,54 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 		cc->ops->on_ack(qp, bytes, mark, rtt, now);
 	rxe_cc_rate_changed(qp, now, "ack");
 	rxe_cc_arm_timer(qp);
-out:
+}
+
+/* Read responses: the only responses that carry data. */
+bool rxe_cc_is_read_resp(const struct rxe_pkt_info *pkt)
+{
+	return !(pkt->mask & RXE_REQ_MASK) && (pkt->mask & RXE_PAYLOAD_MASK);
+}
+
+/**
+ * rxe_cc_rcv_ack - a response for sender QP pkt->qp arrived
+ * @pkt: the ACK, NAK, atomic ACK or read response
+ *
+ * Cumulative: everything up to the acknowledged PSN is acknowledged.  Old
+ * and duplicate responses acknowledge nothing new; their echoed marks
+ * still count (a NAK carries the marks of the packets before it).  A read
+ * response is also data this QP receives: the notification point sees it.
+ */
+void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
+{
+	struct rxe_qp *qp = pkt->qp;
+	struct rxe_cc_qp *cc = &qp->cc;
+	enum rxe_cc_mark mark;
+	unsigned long flags;
+	u32 psn;
+
+	if (rxe_cc_is_read_resp(pkt))
+		rxe_cc_np_rcv_resp(pkt);
+
+	if (!READ_ONCE(cc->ops) || !rxe_cc_acked_psn(pkt, &psn))
+		return;
+	mark = rxe_cc_echoed_mark(pkt);
+
+	spin_lock_irqsave(&cc->lock, flags);
+	if (cc->ops && !cc->stopped)
+		rxe_cc_acked(qp, &cc->req, psn, mark);
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
 
 /* A CNP for sender QP pkt->qp arrived (DCQCN reaction point). */
-void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
+static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
 	struct rxe_cc_qp *cc = &qp->cc;
 	unsigned long flags;
-	u64 now = rxe_cc_now_ns();
+	u64 now;
 
 	spin_lock_irqsave(&cc->lock, flags);
+	now = rxe_cc_now_ns();
 	if (cc->ops && !cc->stopped && cc->ops->on_cnp) {
 		cc->ops->on_cnp(qp, now);
 		rxe_cc_rate_changed(qp, now, "cnp");
@@ -564,6 +712,38 @@ void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 		rxe_counter_inc(pkt->rxe, RXE_CNT_RP_CNP_IGNORED);
 	}
 	spin_unlock_irqrestore(&cc->lock, flags);
+}
+
+/*
+ * The peer acknowledged the read responses of QP pkt->qp up to pkt->psn,
+ * echoing the marks it saw on them (ACC): the first one switches on the
+ * accounting of read responses.
+ */
+static void rxe_cc_rcv_read_ack(struct rxe_pkt_info *pkt)
+{
+	struct rxe_qp *qp = pkt->qp;
+	struct rxe_cc_qp *cc = &qp->cc;
+	enum rxe_cc_mark mark = rxe_cc_echoed_mark(pkt);
+	unsigned long flags;
+
+	spin_lock_irqsave(&cc->lock, flags);
+	if (cc->ops && !cc->stopped) {
+		cc->read_acks = true;
+		rxe_cc_acked(qp, &cc->resp, pkt->psn, mark);
+	}
+	spin_unlock_irqrestore(&cc->lock, flags);
+}
+
+/**
+ * rxe_cc_rcv_ctrl - a congestion control packet for QP pkt->qp arrived
+ * @pkt: a CNP, or an acknowledgement of read responses
+ */
+void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt)
+{
+	if (pkt->opcode == RXE_OPCODE_CC_READ_ACK)
+		rxe_cc_rcv_read_ack(pkt);
+	else
+		rxe_cc_rcv_cnp(pkt);
 }
 
 static bool rxe_cc_is_ack(u8 opcode)
@@ -577,51 +757,69 @@ static bool rxe_cc_is_ack(u8 opcode)
  * @pkt: the packet being built
  * @tclass: the traffic class of its address vector
  *
- * Data of a CC-enabled QP is ECN-capable (ECT(0)) so that switches can
- * mark it; ACKs carry the ACK DSCP so that a switch serves them ahead of
- * data (ACC relies on this).  CNPs get theirs from rxe_cc_send_cnp().  A QP without CC keeps the traffic class
- * verbatim, as stock rxe does.
+ * Data of a CC-enabled QP (requests and read responses) is ECN-capable,
+ * ECT(0), so that switches can mark it.  ACKs keep the QP's DSCP, and so
+ * its PFC priority, unless the ack_dscp knob moves them (a switch may
+ * then serve them ahead of data; the class must be lossless too).  CNPs
+ * get theirs from rxe_cc_send_cnp().  Everything else keeps the traffic
+ * class verbatim, as stock rxe does.
  */
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 {
 	struct rxe_qp *qp = pkt->qp;
-	struct rxe_dev *rxe = pkt->rxe;
+	s8 dscp;
 
-	if (!qp || !READ_ONCE(qp->cc.ops))
+	if (!qp)
 		return tclass;
-	if (rxe_cc_is_ack(pkt->opcode))
-		return READ_ONCE(rxe->cc.params.ack_dscp) << 2;
+	if (rxe_cc_is_ack(pkt->opcode)) {
+		dscp = READ_ONCE(pkt->rxe->cc.params.ack_dscp);
+		if (dscp == RXE_CC_DSCP_OF_QP)
+			return tclass;
+		return dscp << 2;
+	}
+	if (!READ_ONCE(qp->cc.ops))
+		return tclass;
 	return (tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 }
 
-static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp,
-			   const struct rxe_cc_ops *ops)
+static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 {
 	struct rxe_cc_qp *cc = &qp->cc;
+	const struct rxe_cc_ops *ops = cc->ops;
 
 	if (rdma_nl_put_driver_string(msg, "cc_algorithm",
 				      ops ? ops->name : "none"))
 		return -EMSGSIZE;
 	if (!ops)
 		return 0;
-	if (rdma_nl_put_driver_u64(msg, "cc_rate_bps", READ_ONCE(cc->rate_bps)) ||
+	if (rdma_nl_put_driver_u64(msg, "cc_rate_bps", cc->rate_bps) ||
 	    rdma_nl_put_driver_u64(msg, "cc_line_rate_bps", cc->line_rate_bps) ||
 	    rdma_nl_put_driver_u64(msg, "cc_inflight_bytes",
-				   READ_ONCE(cc->inflight_bytes)))
+				   rxe_cc_inflight_bytes(cc)) ||
+	    rdma_nl_put_driver_u32(msg, "cc_stopped", cc->stopped))
 		return -EMSGSIZE;
 	return ops->fill_res ? ops->fill_res(msg, qp) : 0;
 }
 
-/* Per-QP state for "rdma -dd res show qp": the driver attribute table. */
+/*
+ * Per-QP state for "rdma res show qp -dd": the driver attribute table,
+ * filled under the QP's CC lock so that its figures belong together
+ * (netlink only copies into the message, it does not sleep).
+ */
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
 	struct nlattr *table;
+	unsigned long flags;
+	int err;
 
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	if (rxe_cc_fill_res(msg, qp, READ_ONCE(qp->cc.ops))) {
+	spin_lock_irqsave(&qp->cc.lock, flags);
+	err = rxe_cc_fill_res(msg, qp);
+	spin_unlock_irqrestore(&qp->cc.lock, flags);
+	if (err) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
 	}

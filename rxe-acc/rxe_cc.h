@@ -11,18 +11,40 @@
  *
  * Hooks, one line each in the rxe files:
  *
- *   rxe_cc_dev_init()        device creation: default knobs
+ *   rxe_cc_dev_init()        device creation: default knobs, line rate
+ *   rxe_cc_netdev_event()    netdev up/change (RTNL held): line rate
  *   rxe_cc_qp_init()         QP creation: lock and timers, algorithm none
  *   rxe_cc_qp_start()        RC QP enters RTR, then RTS: pick the algorithm
  *                            by the QP's priority (traffic class), or the
  *                            device default
+ *   rxe_cc_qp_error()        QP enters ERROR: no timer fires any more
  *   rxe_cc_qp_stop()         QP reset/destroy: cancel every timer
  *   rxe_cc_req_wait()        requester, before building a packet: may it
  *                            leave now?  If not a timer resumes the task
- *   rxe_cc_req_sent()        requester, after a packet left
+ *   rxe_cc_req_sent()        requester, after building a packet and before
+ *                            rxe_xmit_packet(): record it, so that an ACK
+ *                            that comes back inside xmit finds it
+ *   rxe_cc_req_unsent()      requester, xmit failed: forget that record
+ *   rxe_cc_data_bth()        request or read response: BTH bits (ask
+ *                            the receiver to echo marks)
+ *   rxe_cc_resp_wait()       responder, before a read response packet
+ *   rxe_cc_resp_sent()       responder, a read response packet is
+ *                            about to be transmitted
  *   rxe_cc_ack_req_every()   requester: ask for an ACK every N packets
  *   rxe_cc_rcv_ack()         receive path: an ACK/response for a sender QP
+ *   rxe_cc_rcv_ctrl()        receive path: a CNP, or an acknowledgement
+ *                            of read responses, for a sender QP
+ *   rxe_cc_np_rcv()          receive path: a request for a responder QP
+ *   rxe_cc_np_ack_mark()     responder: echo marks in the ACK it builds
  *   rxe_cc_tos()             IP header: DSCP and ECN of every packet
+ *
+ * Sender accounting is by packet, not by PSN (rxe_cc_ring.c): a read
+ * request spans as many PSNs as it has response packets, so a table
+ * indexed by PSN would alias.  The work under the lock is bounded by the
+ * ring size, whatever the message size.  The requester never has more
+ * request packets outstanding than unacknowledged PSNs
+ * (RXE_MAX_UNACKED_PSNS), which the request ring holds.  Read responses
+ * get a ring of their own once the peer acknowledges them (ACC).
  *
  * Concurrency: the requester and completer tasks, the receive softirq and
  * two soft hrtimers all touch a QP's state, so it is guarded by one
@@ -38,6 +60,7 @@
 #include <linux/spinlock.h>
 
 #include "rxe_cc_pacer.h"
+#include "rxe_cc_ring.h"
 #include "rxe_cc_dcqcn.h"
 #include "rxe_cc_acc.h"
 
@@ -60,19 +83,12 @@ enum rxe_cc_algo {
 /* "use the device default" in prio_algo[] */
 #define RXE_CC_ALGO_DEFAULT		(-1)
 
-/*
- * Send-time ring, indexed by PSN: big enough for every unacknowledged PSN
- * (the requester stops at RXE_MAX_UNACKED_PSNS, checked at build time).
- */
-#define RXE_CC_SENT_RING		256
+/* Packets in flight the rings track (powers of 2). */
+#define RXE_CC_REQ_SLOTS		256
+#define RXE_CC_RESP_SLOTS		64
 
-/*
- * Echoed marks in the BTH of an ACK (ACC).  BECN carries CE, as DCQCN's
- * CNP does; the top bit of the six reserved bits after it carries UE.  The
- * ICRC masks this whole byte, and a stock receiver ignores both bits.
- */
-#define RXE_CC_BTH_ECHO_CE		BTH_BECN_MASK
-#define RXE_CC_BTH_ECHO_UE		0x20000000
+/* cnp_dscp/ack_dscp value: keep the DSCP (and PFC priority) of the QP. */
+#define RXE_CC_DSCP_OF_QP		(-1)
 
 /* Device-wide knobs (sysfs cc/); QPs read them live. */
 struct rxe_cc_params {
@@ -80,61 +96,84 @@ struct rxe_cc_params {
 	struct rxe_cc_acc_params acc;
 	u32 line_rate_mbps;		/* 0: the netdev's speed */
 	u32 pacer_burst_us;		/* bucket depth in time at the rate */
-	u8 cnp_dscp;			/* DSCP of CNPs */
-	u8 ack_dscp;			/* DSCP of ACKs */
+	s8 cnp_dscp;			/* DSCP of CNPs, or RXE_CC_DSCP_OF_QP */
+	s8 ack_dscp;			/* DSCP of ACKs, or RXE_CC_DSCP_OF_QP */
 	u8 algo;			/* enum rxe_cc_algo: the default */
+	u8 np_prio_mask;		/* BIT(prio): notification point on */
 	s8 prio_algo[RXE_CC_NUM_PRIO];	/* per priority, or ALGO_DEFAULT */
 };
 
 struct rxe_cc_dev {
 	struct mutex knob_lock;		/* serialises knob writes */
+	seqlock_t params_seq;		/* readers copy a consistent set */
 	struct rxe_cc_params params;
-	u32 speed_mbps;			/* netdev speed last read, 0: none */
+	u32 speed_mbps;			/* netdev speed, 0: unknown */
 };
 
 /*
- * Send time and size of one PSN.  32 bits of nanoseconds (4.29 s) are
- * plenty for an RTT and halve the ring.
+ * Copy the knob set @member of @rxe into *@dst as one write left it: a
+ * knob write changes one field, but the cores check fields against each
+ * other (min <= max), so a reader must never mix two writes.
  */
-struct rxe_cc_sent {
-	u32 ns;				/* last transmission; 0: no RTT sample */
-	u32 bytes;			/* bytes on the wire */
+#define rxe_cc_params_read(rxe, member, dst)				\
+	do {								\
+		unsigned int __seq;					\
+									\
+		do {							\
+			__seq = read_seqbegin(&(rxe)->cc.params_seq);	\
+			*(dst) = (rxe)->cc.params.member;		\
+		} while (read_seqretry(&(rxe)->cc.params_seq, __seq));	\
+	} while (0)
+
+/* The notification point of a QP: what it does as a receiver. */
+struct rxe_cc_np_qp {
+	struct rxe_cc_dcqcn_np cnp;	/* CNP pacing */
+	atomic_t echo_mark;		/* BIT(rxe_cc_mark) seen since last ACK */
 };
 
 struct rxe_cc_qp {
 	const struct rxe_cc_ops *ops;	/* NULL: none, stock behaviour */
 	spinlock_t lock;
 	bool stopped;			/* no timer may be armed */
-	bool pace_waiting;		/* the requester waits for the pacer */
 	bool sent_any;			/* a packet left since the start */
-	struct hrtimer pace_timer;	/* resumes the requester */
+	u8 pace_waiters;		/* RXE_CC_WAIT_*: tasks the pacer holds */
+	struct hrtimer pace_timer;	/* resumes the waiting tasks */
 	struct hrtimer cc_timer;	/* the algorithm's own deadlines */
 	struct rxe_cc_pacer pacer;
+	bool read_acks;			/* the peer acknowledges read responses */
 	u64 rate_bps;			/* what the pacer was last given */
 	u64 line_rate_bps;
-	u32 acked_psn;			/* highest PSN acknowledged */
-	u32 snd_max_psn;		/* next PSN never sent before */
-	u64 inflight_bytes;
 	u32 wire_overhead_bytes;	/* beyond BTH + payload, see below */
+	struct rxe_cc_ring req;		/* request packets in flight */
+	struct rxe_cc_ring resp;	/* read responses in flight */
 	union {
 		struct rxe_cc_dcqcn_rp dcqcn;
 		struct rxe_cc_acc acc;
 	} alg;
-	/* Notification point (this QP as a receiver). */
-	struct rxe_cc_dcqcn_np np;
-	atomic_t echo_mark;		/* BIT(rxe_cc_mark) seen since last ACK */
-	struct rxe_cc_sent sent[RXE_CC_SENT_RING];
+	struct rxe_cc_np_qp np;		/* this QP as a receiver */
+	struct rxe_cc_sent req_slots[RXE_CC_REQ_SLOTS];
+	struct rxe_cc_sent resp_slots[RXE_CC_RESP_SLOTS];
 };
+
+/* W: the bytes of this QP in flight, both directions. */
+static inline u64 rxe_cc_inflight_bytes(const struct rxe_cc_qp *cc)
+{
+	return cc->req.inflight_bytes + cc->resp.inflight_bytes;
+}
+
+/* The tasks that may wait for pacer credit (pace_waiters bits). */
+#define RXE_CC_WAIT_REQ			BIT(0)
+#define RXE_CC_WAIT_RESP		BIT(1)
 
 /* What an algorithm's hook reports back to the framework. */
 struct rxe_cc_ops {
 	const char *name;
 	enum rxe_cc_algo id;
 	u32 ack_req_every;		/* ask for an ACK every N packets */
-	bool np_cnp;			/* receiver sends CNPs on CE */
-	bool np_echo;			/* receiver echoes marks in ACKs */
+	bool echo_marks;		/* ask the receiver to echo marks */
 	void (*init)(struct rxe_qp *qp, u64 now_ns);
-	void (*on_sent)(struct rxe_qp *qp, u32 bytes, u64 now_ns);
+	/* data the QP put on the wire: new requests and read responses */
+	void (*on_xmit)(struct rxe_qp *qp, u32 bytes, u64 now_ns);
 	void (*on_ack)(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
 		       u64 rtt_ns, u64 now_ns);
 	void (*on_cnp)(struct rxe_qp *qp, u64 now_ns);
@@ -152,21 +191,32 @@ extern const struct attribute_group *rxe_cc_port_groups[];
 int rxe_cc_algo_by_name(const char *buf);
 const char *rxe_cc_algo_name(int algo);
 void rxe_cc_dev_init(struct rxe_dev *rxe);
+void rxe_cc_netdev_event(struct rxe_dev *rxe);
 void rxe_cc_qp_init(struct rxe_qp *qp);
 void rxe_cc_qp_start(struct rxe_qp *qp);
+void rxe_cc_qp_error(struct rxe_qp *qp);
 void rxe_cc_qp_stop(struct rxe_qp *qp);
 bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes);
 void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes);
+void rxe_cc_req_unsent(struct rxe_qp *qp, u32 psn, u32 bytes);
+void rxe_cc_data_bth(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+bool rxe_cc_resp_wait(struct rxe_qp *qp, u32 bytes);
+void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes);
 u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock);
 void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt);
-void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt);
+void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt);
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass);
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now_ns, const char *why);
 
 /* rxe_cc_np.c: notification point and mark echo */
+void rxe_cc_np_init(struct rxe_qp *qp);
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
+void rxe_cc_np_rcv_resp(struct rxe_pkt_info *pkt);
 void rxe_cc_np_ack_mark(struct rxe_qp *qp, struct rxe_pkt_info *ack);
+bool rxe_cc_is_read_resp(const struct rxe_pkt_info *pkt);
+enum rxe_cc_mark rxe_cc_echoed_mark(struct rxe_pkt_info *pkt);
+u8 rxe_cc_qp_prio(struct rxe_qp *qp);
 
 #define RXE_CC_BPS_PER_MBPS		1000000ULL
 

@@ -28,7 +28,7 @@ static void dcqcn_params(struct rxe_qp *qp, struct rxe_cc_dcqcn_params *p)
 {
 	u32 line = max_t(u32, div_u64(qp->cc.line_rate_bps, RXE_CC_BPS_PER_MBPS), 1);
 
-	*p = rxe_cc_qp_dev(qp)->cc.params.dcqcn;
+	rxe_cc_params_read(rxe_cc_qp_dev(qp), dcqcn, p);
 	p->line_rate_mbps = line;
 	p->rpg_min_rate_mbps = min(p->rpg_min_rate_mbps, line);
 	p->rpg_max_rate_mbps = min(p->rpg_max_rate_mbps, line);
@@ -46,7 +46,7 @@ static void dcqcn_init(struct rxe_qp *qp, u64 now)
 	rxe_cc_dcqcn_init(&qp->cc.alg.dcqcn, &p, now);
 }
 
-static void dcqcn_on_sent(struct rxe_qp *qp, u32 bytes, u64 now)
+static void dcqcn_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 {
 	struct rxe_cc_dcqcn_params p;
 
@@ -111,9 +111,8 @@ const struct rxe_cc_ops rxe_cc_dcqcn_ops = {
 	.name		= "dcqcn",
 	.id		= RXE_CC_ALGO_DCQCN,
 	.ack_req_every	= 0,	/* stock: DCQCN does not need the ACK clock */
-	.np_cnp		= true,
 	.init		= dcqcn_init,
-	.on_sent	= dcqcn_on_sent,
+	.on_xmit	= dcqcn_on_xmit,
 	.on_cnp		= dcqcn_on_cnp,
 	.on_timer	= dcqcn_on_timer,
 	.rate_bps	= dcqcn_rate_bps,
@@ -132,12 +131,21 @@ static const char *const acc_class_names[RXE_CC_ACC_PERIOD_CLASSES] = {
 	[RXE_CC_ACC_PERIOD_HALTED]	= "halted",
 };
 
-/* The device's ACC knobs with this QP's line rate (clamped as DCQCN's). */
+/*
+ * The device's ACC knobs with this QP's line rate (clamped as DCQCN's),
+ * and a halt that the QP's own transport timer tolerates: a halt longer
+ * than half the retransmit timeout would make the peer's ACKs look lost
+ * and retransmit data the switch still holds.
+ */
 static void acc_params(struct rxe_qp *qp, struct rxe_cc_acc_params *p)
 {
 	u64 line = qp->cc.line_rate_bps;
 
-	*p = rxe_cc_qp_dev(qp)->cc.params.acc;
+	rxe_cc_params_read(rxe_cc_qp_dev(qp), acc, p);
+	if (qp->qp_timeout_jiffies)
+		p->halt_max_ns = clamp_t(u64,
+					 jiffies_to_nsecs(qp->qp_timeout_jiffies) / 2,
+					 p->period_ns, p->halt_max_ns);
 	p->line_rate_bps = line;
 	p->min_rate_bps = min(p->min_rate_bps, line);
 	p->max_rate_bps = min(p->max_rate_bps, line);
@@ -174,9 +182,20 @@ static void acc_init(struct rxe_qp *qp, u64 now)
 	rxe_cc_acc_init(&qp->cc.alg.acc, &p, now);
 }
 
-static void acc_on_sent(struct rxe_qp *qp, u32 bytes, u64 now)
+/*
+ * W, the bytes in flight, is the framework's count (the sender ring), so
+ * that the core sees exactly what the ring holds; before an ACK the ACK's
+ * own bytes are still in it, the core takes them off.
+ */
+static void acc_sync_w(struct rxe_qp *qp, u64 acked_bytes)
 {
-	rxe_cc_acc_on_send(&qp->cc.alg.acc, bytes, now);
+	rxe_cc_acc_set_inflight(&qp->cc.alg.acc,
+				rxe_cc_inflight_bytes(&qp->cc) + acked_bytes);
+}
+
+static void acc_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
+{
+	acc_sync_w(qp, 0);
 }
 
 static void acc_on_ack(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
@@ -188,6 +207,7 @@ static void acc_on_ack(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
 	u32 flags;
 
 	acc_params(qp, &p);
+	acc_sync_w(qp, bytes);
 	flags = rxe_cc_acc_on_ack(&qp->cc.alg.acc, &p, bytes, mark, rtt_ns,
 				  now, &ev);
 	acc_report(qp, flags, &ev, &closed);
@@ -201,6 +221,7 @@ static void acc_on_timer(struct rxe_qp *qp, u64 now)
 	u32 flags;
 
 	acc_params(qp, &p);
+	acc_sync_w(qp, 0);
 	flags = rxe_cc_acc_on_timer(&qp->cc.alg.acc, &p, now, &ev);
 	acc_report(qp, flags, &ev, &closed);
 }
@@ -241,9 +262,9 @@ const struct rxe_cc_ops rxe_cc_acc_ops = {
 	.name		= "acc",
 	.id		= RXE_CC_ALGO_ACC,
 	.ack_req_every	= 1,	/* r comes from the ACK clock */
-	.np_echo	= true,
+	.echo_marks	= true,
 	.init		= acc_init,
-	.on_sent	= acc_on_sent,
+	.on_xmit	= acc_on_xmit,
 	.on_ack		= acc_on_ack,
 	.on_timer	= acc_on_timer,
 	.rate_bps	= acc_rate_bps,

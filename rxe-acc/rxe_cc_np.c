@@ -1,14 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * rxe_cc_np.c - the notification point: what a receiving QP does with the
- * congestion marks switches put on the packets it receives.
+ * rxe_cc_np.c - the notification point: what a QP does with the
+ * congestion marks switches put on the data it receives.  It is a
+ * receiver role, independent of the QP's own sender algorithm (a QP that
+ * runs "none" still answers a DCQCN or ACC peer), and it is switched per
+ * priority with the prio<N>_np knobs, as mlx5's ecn/roce_np/enable/<N>.
  *
- *   DCQCN: a CE-marked request makes the QP send a RoCEv2 CNP (BTH opcode
- *          0x81, BECN set, 16 reserved bytes) to its peer, at most one per
- *          min_time_between_cnps.  CNPs carry their own DSCP (cnp_dscp).
- *   ACC:   the strongest TCD mark (CE > UE > NO) seen since the last ACK
- *          is echoed in the next ACK's BTH: BECN = CE, RXE_CC_BTH_ECHO_UE
- *          = UE.  The requester asks for an ACK on every packet.
+ *   Requests (WRITE, SEND, READ and atomic requests) at the responder:
+ *     - a request whose sender asked for mark echo (BTH_CC_ECHO_REQ, an
+ *       ACC sender): the strongest TCD mark (CE > UE > none) seen since
+ *       the last ACK rides in the next ACK's BTH: BECN = CE,
+ *       BTH_CC_ECHO_UE = UE;
+ *     - any other CE-marked request (DCQCN, or a hardware RoCE sender):
+ *       a RoCEv2 CNP (BTH opcode 0x81, BECN, 16 reserved bytes) to the
+ *       sender QP, at most one per min_time_between_cnps.
+ *   Read responses at the requester:
+ *     - a response whose sender asked for mark echo (an ACC responder):
+ *       a read ACK (rxe's opcode RXE_OPCODE_CC_READ_ACK) acknowledges it
+ *       and echoes its mark, so that the responder's ACC has the ACK
+ *       clock a READ otherwise lacks (the requester acknowledges
+ *       nothing in InfiniBand);
+ *     - any other CE-marked response: a CNP to the responder QP, which
+ *       paces its responses (a NIC's DCQCN reaction point does the same).
  *
  * TCD's code points (ours, see Documentation/rxe-acc/wire.rst): ECT(0) =
  * no mark, ECT(1) = UE, CE = CE.  Not-ECT packets carry no mark.
@@ -33,44 +46,92 @@ static enum rxe_cc_mark rxe_cc_ecn_to_mark(u8 ecn)
 	}
 }
 
-/* Build and send a CNP from @qp to its peer; called in softirq context. */
-static void rxe_cc_send_cnp(struct rxe_qp *qp)
+/* Is the notification point on for @qp's priority? */
+static bool rxe_cc_np_on(struct rxe_qp *qp, struct rxe_dev *rxe)
 {
-	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
-	int paylen = RXE_BTH_BYTES + RXE_CNP_PAD_BYTES + RXE_ICRC_SIZE;
+	return READ_ONCE(rxe->cc.params.np_prio_mask) &
+	       BIT(rxe_cc_qp_prio(qp));
+}
+
+void rxe_cc_np_init(struct rxe_qp *qp)
+{
+	rxe_cc_dcqcn_np_init(&qp->cc.np.cnp);
+	atomic_set(&qp->cc.np.echo_mark, 0);
+}
+
+/*
+ * Build and send a congestion control packet from @qp to its peer: BTH
+ * only, padded with @pad_bytes zero bytes, in the QP's class unless
+ * @dscp says otherwise; receive (softirq) context.  Returns 0 once it is
+ * on its way: a QP that is no longer ready sends nothing (and must not
+ * count it, as rxe_xmit_packet() would drop it silently).
+ */
+static int rxe_cc_send_ctrl(struct rxe_qp *qp, struct rxe_dev *rxe,
+			    u8 opcode, u32 psn, int pad_bytes, s8 dscp,
+			    enum rxe_cc_mark echo)
+{
+	int paylen = RXE_BTH_BYTES + pad_bytes + RXE_ICRC_SIZE;
 	struct rxe_pkt_info pkt = {};
 	struct sk_buff *skb;
 	struct rxe_av av;
 
-	/* The QP's path with the CNP's own DSCP (ECT(0) is added later,
-	 * as in the common 0xC2 CNP template).
-	 */
+	if (qp->resp.state != QP_STATE_READY)
+		return -EAGAIN;
+
 	av = qp->pri_av;
-	av.grh.traffic_class = READ_ONCE(rxe->cc.params.cnp_dscp) << 2;
+	if (dscp != RXE_CC_DSCP_OF_QP)
+		av.grh.traffic_class = dscp << 2;
 
 	pkt.qp = qp;
-	pkt.opcode = RXE_OPCODE_ROCE_CNP;
-	pkt.mask = rxe_opcode[RXE_OPCODE_ROCE_CNP].mask;
+	pkt.opcode = opcode;
+	pkt.mask = rxe_opcode[opcode].mask;
 	pkt.paylen = paylen;
 
 	skb = rxe_init_packet(rxe, &av, paylen, &pkt);
 	if (unlikely(!skb))
-		return;
+		return -ENOMEM;
 
-	bth_init(&pkt, RXE_OPCODE_ROCE_CNP, 0, 0, 0, IB_DEFAULT_PKEY_FULL,
-		 qp->attr.dest_qp_num, 0, 0);
-	bth_set_becn(&pkt, 1);
-	memset(pkt.hdr + RXE_BTH_BYTES, 0, RXE_CNP_PAD_BYTES);
+	bth_init(&pkt, opcode, 0, 0, 0, IB_DEFAULT_PKEY_FULL,
+		 qp->attr.dest_qp_num, 0, psn);
+	bth_set_becn(&pkt, echo == RXE_CC_MARK_CE);
+	bth_set_cc_echo_ue(&pkt, echo == RXE_CC_MARK_UE);
+	memset(pkt.hdr + RXE_BTH_BYTES, 0, pad_bytes);
 
 	if (rxe_prepare(&av, &pkt, skb)) {
 		kfree_skb(skb);
-		return;
+		return -EINVAL;
 	}
-	if (rxe_xmit_packet(qp, &pkt, skb))
-		return;
+	return rxe_xmit_packet(qp, &pkt, skb);
+}
 
+/* A CNP (RoCEv2 Annex A17.9.3): BECN set, 16 reserved bytes, PSN 0. */
+static void rxe_cc_send_cnp(struct rxe_qp *qp, struct rxe_dev *rxe)
+{
+	if (rxe_cc_send_ctrl(qp, rxe, RXE_OPCODE_ROCE_CNP, 0,
+			     RXE_CNP_PAD_BYTES,
+			     READ_ONCE(rxe->cc.params.cnp_dscp),
+			     RXE_CC_MARK_CE))
+		return;
 	rxe_counter_inc(rxe, RXE_CNT_NP_CNP_SENT);
 	trace_rxe_cc_cnp(qp, "sent", 0);
+}
+
+/* A CE-marked packet for @qp: send a CNP unless one went out too recently. */
+static void rxe_cc_np_ce(struct rxe_qp *qp, struct rxe_dev *rxe)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_dcqcn_params p;
+	unsigned long flags;
+	bool send;
+
+	rxe_cc_params_read(rxe, dcqcn, &p);
+	spin_lock_irqsave(&cc->lock, flags);
+	send = rxe_cc_dcqcn_np_should_send_cnp(&cc->np.cnp, &p,
+					       ktime_get_ns());
+	spin_unlock_irqrestore(&cc->lock, flags);
+
+	if (send)
+		rxe_cc_send_cnp(qp, rxe);
 }
 
 /**
@@ -80,36 +141,40 @@ static void rxe_cc_send_cnp(struct rxe_qp *qp)
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
-	struct rxe_cc_qp *cc = &qp->cc;
-	const struct rxe_cc_ops *ops;
-	struct rxe_cc_dcqcn_params p;
-	enum rxe_cc_mark mark;
-	unsigned long flags;
-	bool send = false;
+	enum rxe_cc_mark mark = rxe_cc_ecn_to_mark(pkt->ecn);
 
-	if (pkt->ecn == INET_ECN_CE)
+	if (mark == RXE_CC_MARK_NO || qp_type(qp) != IB_QPT_RC)
+		return;
+	if (mark == RXE_CC_MARK_CE)
 		rxe_counter_inc(pkt->rxe, RXE_CNT_NP_ECN_MARKED);
-
-	ops = READ_ONCE(cc->ops);
-	if (!ops)
+	if (!rxe_cc_np_on(qp, pkt->rxe))
 		return;
 
-	mark = rxe_cc_ecn_to_mark(pkt->ecn);
-	if (ops->np_echo && mark != RXE_CC_MARK_NO)
-		atomic_or(BIT(mark), &cc->echo_mark);
+	if (bth_cc_echo_req(pkt))
+		atomic_or(BIT(mark), &qp->cc.np.echo_mark);
+	else if (mark == RXE_CC_MARK_CE)
+		rxe_cc_np_ce(qp, pkt->rxe);
+}
 
-	if (!ops->np_cnp || mark != RXE_CC_MARK_CE)
+/**
+ * rxe_cc_np_rcv_resp - a read response arrived for requester QP pkt->qp
+ * @pkt: the packet, with its IP ECN field in pkt->ecn
+ */
+void rxe_cc_np_rcv_resp(struct rxe_pkt_info *pkt)
+{
+	struct rxe_qp *qp = pkt->qp;
+	enum rxe_cc_mark mark = rxe_cc_ecn_to_mark(pkt->ecn);
+
+	if (mark == RXE_CC_MARK_CE)
+		rxe_counter_inc(pkt->rxe, RXE_CNT_NP_ECN_MARKED);
+	if (!rxe_cc_np_on(qp, pkt->rxe))
 		return;
-
-	p = pkt->rxe->cc.params.dcqcn;
-	spin_lock_irqsave(&cc->lock, flags);
-	if (!cc->stopped)
-		send = rxe_cc_dcqcn_np_should_send_cnp(&cc->np, &p,
-						       ktime_get_ns());
-	spin_unlock_irqrestore(&cc->lock, flags);
-
-	if (send)
-		rxe_cc_send_cnp(qp);
+	if (bth_cc_echo_req(pkt))
+		rxe_cc_send_ctrl(qp, pkt->rxe, RXE_OPCODE_CC_READ_ACK,
+				 pkt->psn, 0,
+				 READ_ONCE(pkt->rxe->cc.params.ack_dscp), mark);
+	else if (mark == RXE_CC_MARK_CE)
+		rxe_cc_np_ce(qp, pkt->rxe);
 }
 
 /**
@@ -119,15 +184,24 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
  */
 void rxe_cc_np_ack_mark(struct rxe_qp *qp, struct rxe_pkt_info *ack)
 {
-	struct rxe_bth *bth = (struct rxe_bth *)ack->hdr;
 	int seen;
 
-	if (!READ_ONCE(qp->cc.ops) || !atomic_read(&qp->cc.echo_mark))
+	if (!atomic_read(&qp->cc.np.echo_mark))
 		return;
 
-	seen = atomic_xchg(&qp->cc.echo_mark, 0);
+	seen = atomic_xchg(&qp->cc.np.echo_mark, 0);
 	if (seen & BIT(RXE_CC_MARK_CE))
-		bth->qpn |= cpu_to_be32(RXE_CC_BTH_ECHO_CE);
+		bth_set_becn(ack, 1);
 	else if (seen & BIT(RXE_CC_MARK_UE))
-		bth->qpn |= cpu_to_be32(RXE_CC_BTH_ECHO_UE);
+		bth_set_cc_echo_ue(ack, 1);
+}
+
+/* The mark an ACK echoes (meaningful only to a sender that asked). */
+enum rxe_cc_mark rxe_cc_echoed_mark(struct rxe_pkt_info *pkt)
+{
+	if (bth_becn(pkt))
+		return RXE_CC_MARK_CE;
+	if (bth_cc_echo_ue(pkt))
+		return RXE_CC_MARK_UE;
+	return RXE_CC_MARK_NO;
 }

@@ -8,9 +8,12 @@
  *   prioN_algorithm      per priority N = DSCP >> 3 of the QP's traffic
  *                        class: "default" or an algorithm (the analogue of
  *                        mlx5's ecn/roce_rp/enable/<prio>)
- *   line_rate_mbps, pacer_burst_us, cnp_dscp, ack_dscp, and the DCQCN
- *   (mlx5 names) and ACC knobs of the table below, in the units their
- *   names say.
+ *   prioN_np             per priority: 1 (default) the notification point
+ *                        answers marks (CNPs, mark echo), 0 it ignores
+ *                        them (mlx5's ecn/roce_np/enable/<prio>)
+ *   cnp_dscp, ack_dscp   0-63, or -1 (default): the QP's own DSCP
+ *   line_rate_mbps, pacer_burst_us, and the DCQCN (mlx5 names) and ACC
+ *   knobs of the table below, in the units their names say.
  *
  * A write is parsed, applied to a copy of all knobs, and the copy checked
  * by the algorithm cores' own validators; a bad value returns -EINVAL and
@@ -32,6 +35,8 @@
 
 #define RXE_CC_MAX_DSCP		63
 #define RXE_CC_MAX_BURST_US	100000
+/* The fastest Ethernet port rxe may be bound to: 800 Gb/s, with margin. */
+#define RXE_CC_MAX_LINE_RATE_MBPS	1600000U
 
 struct rxe_cc_knob {
 	struct ib_port_attribute attr;
@@ -76,17 +81,35 @@ static void knob_set(struct rxe_cc_params *p, const struct rxe_cc_knob *k,
 	}
 }
 
-/* Checks that no algorithm core makes: the device-level knobs. */
+/*
+ * Checks that no algorithm core makes: the device-level knobs.  The rate
+ * knobs are checked against the fastest port rxe supports; each QP clamps
+ * them to its own line rate when it reads them.
+ */
 static int rxe_cc_dev_params_check(const struct rxe_cc_params *p)
 {
-	if (p->cnp_dscp > RXE_CC_MAX_DSCP || p->ack_dscp > RXE_CC_MAX_DSCP)
+	struct rxe_cc_dcqcn_params dcqcn = p->dcqcn;
+	struct rxe_cc_acc_params acc = p->acc;
+
+	if (p->line_rate_mbps > RXE_CC_MAX_LINE_RATE_MBPS)
 		return -EINVAL;
 	if (!p->pacer_burst_us || p->pacer_burst_us > RXE_CC_MAX_BURST_US)
 		return -EINVAL;
-	if (rxe_cc_dcqcn_params_check(&p->dcqcn) ||
-	    rxe_cc_acc_params_check(&p->acc))
+	dcqcn.line_rate_mbps = RXE_CC_MAX_LINE_RATE_MBPS;
+	acc.line_rate_bps = RXE_CC_MAX_LINE_RATE_MBPS * RXE_CC_BPS_PER_MBPS;
+	if (rxe_cc_dcqcn_params_check(&dcqcn) ||
+	    rxe_cc_acc_params_check(&acc))
 		return -EINVAL;
 	return 0;
+}
+
+/* Apply one validated write so that seqlock readers never see half of it. */
+static void rxe_cc_params_write(struct rxe_dev *rxe,
+				const struct rxe_cc_knob *k, u64 v)
+{
+	write_seqlock_bh(&rxe->cc.params_seq);
+	knob_set(&rxe->cc.params, k, v);
+	write_sequnlock_bh(&rxe->cc.params_seq);
 }
 
 static ssize_t knob_show(struct ib_device *dev, u32 port,
@@ -122,7 +145,7 @@ static ssize_t knob_store(struct ib_device *dev, u32 port,
 	knob_set(&copy, k, v);
 	err = rxe_cc_dev_params_check(&copy);
 	if (!err)
-		knob_set(&rxe->cc.params, k, v);
+		rxe_cc_params_write(rxe, k, v);
 	mutex_unlock(&rxe->cc.knob_lock);
 
 	return err ?: count;
@@ -140,8 +163,6 @@ static struct rxe_cc_knob rxe_cc_knob_##_name = {			\
 
 RXE_CC_KNOB(line_rate_mbps, line_rate_mbps, 1);
 RXE_CC_KNOB(pacer_burst_us, pacer_burst_us, 1);
-RXE_CC_KNOB(cnp_dscp, cnp_dscp, 1);
-RXE_CC_KNOB(ack_dscp, ack_dscp, 1);
 /* DCQCN, with NVIDIA's mlx5 names and units */
 RXE_CC_KNOB(rpg_ai_rate, dcqcn.rpg_ai_rate_mbps, 1);
 RXE_CC_KNOB(rpg_hai_rate, dcqcn.rpg_hai_rate_mbps, 1);
@@ -169,6 +190,52 @@ RXE_CC_KNOB(acc_start_rate_mbps, acc.start_rate_bps, RXE_CC_BPS_PER_MBPS);
 RXE_CC_KNOB(acc_theta_ce_pct, acc.theta_ce_permille, 10);
 RXE_CC_KNOB(acc_p_thresh, acc.p_thresh, 1);
 RXE_CC_KNOB(acc_beta0_q16, acc.beta0, 1);
+
+/* DSCP of ACKs and CNPs: 0-63, or -1 for the QP's own. */
+
+struct rxe_cc_dscp_attr {
+	struct ib_port_attribute attr;
+	size_t offset;		/* of an s8 in struct rxe_cc_params */
+};
+
+static s8 *dscp_field(struct ib_device *dev, struct ib_port_attribute *attr)
+{
+	struct rxe_cc_dscp_attr *da =
+		container_of(attr, struct rxe_cc_dscp_attr, attr);
+
+	return (s8 *)((u8 *)&dev_to_rxe(dev)->cc.params + da->offset);
+}
+
+static ssize_t dscp_show(struct ib_device *dev, u32 port,
+			 struct ib_port_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(*dscp_field(dev, attr)));
+}
+
+static ssize_t dscp_store(struct ib_device *dev, u32 port,
+			  struct ib_port_attribute *attr, const char *buf,
+			  size_t count)
+{
+	s8 v;
+	int err;
+
+	err = kstrtos8(buf, 0, &v);
+	if (err)
+		return err;
+	if (v != RXE_CC_DSCP_OF_QP && (v < 0 || v > RXE_CC_MAX_DSCP))
+		return -EINVAL;
+	WRITE_ONCE(*dscp_field(dev, attr), v);
+	return count;
+}
+
+#define RXE_CC_DSCP_ATTR(_name)						\
+static struct rxe_cc_dscp_attr rxe_cc_##_name = {			\
+	.attr = __ATTR(_name, 0644, dscp_show, dscp_store),		\
+	.offset = offsetof(struct rxe_cc_params, _name),		\
+}
+
+RXE_CC_DSCP_ATTR(cnp_dscp);
+RXE_CC_DSCP_ATTR(ack_dscp);
 
 /* Algorithm choice: the default, and one per priority. */
 
@@ -235,10 +302,48 @@ static ssize_t prio_algorithm_store(struct ib_device *dev, u32 port,
 	return count;
 }
 
+static ssize_t prio_np_show(struct ib_device *dev, u32 port,
+			    struct ib_port_attribute *attr, char *buf)
+{
+	struct rxe_cc_prio_attr *pa =
+		container_of(attr, struct rxe_cc_prio_attr, attr);
+	u8 mask = READ_ONCE(dev_to_rxe(dev)->cc.params.np_prio_mask);
+
+	return sysfs_emit(buf, "%d\n", !!(mask & BIT(pa->prio)));
+}
+
+static ssize_t prio_np_store(struct ib_device *dev, u32 port,
+			     struct ib_port_attribute *attr, const char *buf,
+			     size_t count)
+{
+	struct rxe_cc_prio_attr *pa =
+		container_of(attr, struct rxe_cc_prio_attr, attr);
+	struct rxe_dev *rxe = dev_to_rxe(dev);
+	bool on;
+	int err;
+
+	err = kstrtobool(buf, &on);
+	if (err)
+		return err;
+	mutex_lock(&rxe->cc.knob_lock);
+	if (on)
+		WRITE_ONCE(rxe->cc.params.np_prio_mask,
+			   rxe->cc.params.np_prio_mask | BIT(pa->prio));
+	else
+		WRITE_ONCE(rxe->cc.params.np_prio_mask,
+			   rxe->cc.params.np_prio_mask & ~BIT(pa->prio));
+	mutex_unlock(&rxe->cc.knob_lock);
+	return count;
+}
+
 #define RXE_CC_PRIO_ATTR(_n)						\
 static struct rxe_cc_prio_attr rxe_cc_prio##_n = {			\
 	.attr = __ATTR(prio##_n##_algorithm, 0644,			\
 		       prio_algorithm_show, prio_algorithm_store),	\
+	.prio = _n,							\
+};									\
+static struct rxe_cc_prio_attr rxe_cc_prio##_n##_np = {		\
+	.attr = __ATTR(prio##_n##_np, 0644, prio_np_show, prio_np_store), \
 	.prio = _n,							\
 }
 
@@ -262,10 +367,18 @@ static struct attribute *rxe_cc_attrs[] = {
 	&rxe_cc_prio5.attr.attr,
 	&rxe_cc_prio6.attr.attr,
 	&rxe_cc_prio7.attr.attr,
+	&rxe_cc_prio0_np.attr.attr,
+	&rxe_cc_prio1_np.attr.attr,
+	&rxe_cc_prio2_np.attr.attr,
+	&rxe_cc_prio3_np.attr.attr,
+	&rxe_cc_prio4_np.attr.attr,
+	&rxe_cc_prio5_np.attr.attr,
+	&rxe_cc_prio6_np.attr.attr,
+	&rxe_cc_prio7_np.attr.attr,
 	&rxe_cc_knob_line_rate_mbps.attr.attr,
 	&rxe_cc_knob_pacer_burst_us.attr.attr,
-	&rxe_cc_knob_cnp_dscp.attr.attr,
-	&rxe_cc_knob_ack_dscp.attr.attr,
+	&rxe_cc_cnp_dscp.attr.attr,
+	&rxe_cc_ack_dscp.attr.attr,
 	&rxe_cc_knob_rpg_ai_rate.attr.attr,
 	&rxe_cc_knob_rpg_hai_rate.attr.attr,
 	&rxe_cc_knob_rpg_time_reset.attr.attr,

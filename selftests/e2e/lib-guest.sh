@@ -14,6 +14,10 @@
 # Knobs (guest environment, pass with the runner's --env):
 #   E2E_LINE_MBPS  written to cc/line_rate_mbps (the lsw port rate)
 #   E2E_CC_KNOBS   "name=value ..." written to cc/<name> (DCQCN/ACC knobs)
+#   E2E_CTRL_DSCP  cc/ack_dscp and cc/cnp_dscp (default 48: lsw serves
+#                  DSCP 48 at strict priority, as a lab switch configured
+#                  for ACC serves its ACKs; the module's own default keeps
+#                  them in the QP's class)
 #   E2E_TCLASS     perftest --tclass (default 104 = DSCP 26, lsw prio 3)
 #   E2E_MTU        NIC MTU (default 1500: RoCE MTU 1024)
 #   E2E_FLOW_TIMEOUT  seconds per perftest process (default 240)
@@ -60,7 +64,8 @@ e2e_cc_setup() {
 			echo "$E2E_LINE_MBPS" >"$d/line_rate_mbps" ||
 				{ echo "# cannot set $dev line_rate_mbps"; return 1; }
 		fi
-		for kv in ${E2E_CC_KNOBS:-}; do
+		for kv in "ack_dscp=${E2E_CTRL_DSCP:-48}" \
+			  "cnp_dscp=${E2E_CTRL_DSCP:-48}" ${E2E_CC_KNOBS:-}; do
 			name=${kv%%=*}
 			if [ -e "$d/$name" ]; then
 				echo "${kv#*=}" >"$d/$name" || { echo "# cannot set $dev $kv"; return 1; }

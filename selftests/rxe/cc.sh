@@ -25,14 +25,19 @@ rxe_two_hosts || { ktap_fail "topology"; exit 1; }
 
 ktap_check "cc knobs exist; default algorithm is none; all are available" \
 	test "$(getk rxe_a algorithm)" = none -a "$(getk rxe_a available)" = "none dcqcn acc"
+ktap_check "ACKs and CNPs keep the QP's class and the NP answers, by default" \
+	test "$(getk rxe_a ack_dscp)" = -1 -a "$(getk rxe_a cnp_dscp)" = -1 \
+	     -a "$(cat "$(cc rxe_a)"/prio*_np | tr -d '\n')" = 11111111
 
 # A bad value returns EINVAL and changes nothing.
 bad_case() {
 	local knob val old rc=0
-	for kv in cnp_dscp=64 ack_dscp=99 pacer_burst_us=0 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
+	for kv in cnp_dscp=64 ack_dscp=99 ack_dscp=-2 cnp_dscp=abc \
+		  pacer_burst_us=0 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
 		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 \
 		  acc_theta_ce_pct=101 acc_p_thresh=0 algorithm=cubic \
-		  prio3_algorithm=bogus rpg_ai_rate=abc; do
+		  prio3_algorithm=bogus rpg_ai_rate=abc prio3_np=2 prio0_np= \
+		  line_rate_mbps=1600001 line_rate_mbps=-1; do
 		knob=${kv%%=*} val=${kv#*=}
 		old=$(getk rxe_a "$knob")
 		if setk rxe_a "$knob" "$val" 2>/dev/null; then
@@ -50,7 +55,15 @@ good_case() {
 	setk rxe_a acc_halt_max_us 20000 && setk rxe_a acc_period_us 2500 &&
 	[ "$(getk rxe_a acc_period_us)" = 2500 ] &&
 	setk rxe_a acc_theta_ce_pct 80 && [ "$(getk rxe_a acc_theta_ce_pct)" = 80 ] &&
-	setk rxe_a cnp_dscp 46 && [ "$(getk rxe_a cnp_dscp)" = 46 ]
+	setk rxe_a cnp_dscp 46 && [ "$(getk rxe_a cnp_dscp)" = 46 ] &&
+	setk rxe_a cnp_dscp -1 && [ "$(getk rxe_a cnp_dscp)" = -1 ] &&
+	setk rxe_a prio5_np 0 && [ "$(getk rxe_a prio5_np)" = 0 ] &&
+	setk rxe_a prio5_np 1 && [ "$(getk rxe_a prio5_np)" = 1 ] &&
+	setk rxe_a line_rate_mbps 800000 && setk rxe_a rpg_max_rate 800000 &&
+	setk rxe_a acc_max_rate_mbps 800000 &&
+	[ "$(getk rxe_a rpg_max_rate)" = 800000 ] &&
+	setk rxe_a rpg_max_rate 0 && setk rxe_a acc_max_rate_mbps 0 &&
+	setk rxe_a line_rate_mbps 0
 }
 ktap_check "good knob values are taken, in their units" good_case
 
