@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * rxe_cc_acc.c - ACC: ACK-driven congestion control for lossless Ethernet
- * (Zhang, Meng, Hu, Ren, NSDI'24), sender side, per RC QP.  The precise
- * reading implemented here is shared/research/acc-tcd-spec.md, section
- * "ACC - sender side"; "(ours)" there marks our choices, all of them knobs.
+ * (Zhang, Meng, Hu, Ren, NSDI'24), sender side, per RC QP.  Every rule,
+ * whether the paper states it or we chose it, and why, is specified in
+ * Documentation/rxe-acc/acc.rst; this comment is the code's summary.
  *
  * Model
  * -----

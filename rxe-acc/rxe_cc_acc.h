@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * rxe_cc_acc.h - ACC, ACK-driven congestion control for lossless Ethernet
- * (Zhang et al., NSDI'24), sender side, as fixed by
- * shared/research/acc-tcd-spec.md.  The rules are stated in the header
+ * (Zhang et al., NSDI'24), sender side, as specified in
+ * Documentation/rxe-acc/acc.rst.  The rules are summed up in the header
  * comment of rxe_cc_acc.c.
  */
 #ifndef RXE_CC_ACC_H

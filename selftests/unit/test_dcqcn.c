@@ -27,7 +27,7 @@ static void test_defaults(void **state)
 	(void)state;
 	rxe_cc_dcqcn_params_default(&p);
 	assert_int_equal(rxe_cc_dcqcn_params_check(&p), 0);
-	/* NVIDIA firmware defaults, algorithms.md table 3.2. */
+	/* NVIDIA (mlx5) firmware defaults, as the knob ABI file lists them. */
 	assert_int_equal(p.rpg_ai_rate_mbps, 5);
 	assert_int_equal(p.rpg_hai_rate_mbps, 50);
 	assert_int_equal(p.rpg_time_reset_us, 300);

@@ -38,7 +38,10 @@
 
 enum lsw_marking { LSW_MARK_OFF, LSW_MARK_RED, LSW_MARK_TCD };
 
-/* TCD port states (acc-tcd-spec.md); TREND is the silent "leaving UE" check. */
+/*
+ * TCD port states (Documentation/rxe-acc/acc.rst); TREND is the silent
+ * "leaving UE" check.
+ */
 enum lsw_tcd_state { LSW_TCD_NO, LSW_TCD_UE, LSW_TCD_CE, LSW_TCD_TREND };
 
 enum lsw_port_kind { LSW_PORT_HOST, LSW_PORT_LINK };

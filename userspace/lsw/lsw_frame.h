@@ -22,7 +22,7 @@
 #define LSW_PFC_FRAME_BYTES 60
 #define LSW_PFC_QUANTUM_BITS 512 /* one pause quantum = 512 bit times */
 
-/* IP ECN codepoints (RFC 3168); TCD meanings per acc-tcd-spec.md. */
+/* IP ECN codepoints (RFC 3168); TCD meanings: Documentation/rxe-acc/wire.rst */
 #define LSW_ECN_NOT_ECT 0x0
 #define LSW_ECN_ECT1 0x1 /* TCD: UE */
 #define LSW_ECN_ECT0 0x2 /* TCD: NO */

@@ -28,7 +28,7 @@ bool lsw_red_mark(const struct lsw_red *red, uint64_t q_bytes, uint64_t *rng);
 
 /*
  * TCD per (egress port, priority).  States and transitions
- * (acc-tcd-spec.md "TCD - switch side"):
+ * (Documentation/rxe-acc/acc.rst, "TCD: switch marking"):
  *
  *        PAUSE with T_on < max(T_on)
  *   NO/CE ---------------------------> UE
