@@ -33,7 +33,7 @@ namespace {
 struct Opts {
 	std::string topo = "incast";
 	std::string workload = "";
-	std::string cdf_dir = "sim/data";
+	std::string cdf_dir = SIM_DATA_DIR;	// the Makefile sets it
 	std::string fct_path;
 	Algo algo = Algo::None;
 	double load = 0.5;
