@@ -12,7 +12,9 @@
  * else W = W_c + W_AI.  Once per RTT (the ACK passes the sequence sent
  * when W_c was last renewed) W_c = W, and inc_stage counts additive
  * renewals (0 after a multiplicative one).  W lies in [w_min, B T] and
- * the pacing rate is W / T, at most the line rate.
+ * the pacing rate is W / T, at most the line rate.  (Ours: the queue
+ * term is capped at 4 BDP and tx_rate at the hop's rate, so that one odd
+ * record cannot collapse W; U_ONE * 5 bounds u.)
  *
  * Units and overflow: utilisations of 2^16; rates u64 bps <= 1.6e12;
  * T <= 10 ms, so B T / 8e9 <= 2e9 bytes.  Every product of two of them
