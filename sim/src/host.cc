@@ -168,6 +168,8 @@ void Host::OnData(Pkt *p)
 	bool last = p->psn + 1 == f->npkts;
 	PktType kind = PktType::Ack;
 
+	st.last_rx_ns = now;
+
 	f->marks_ce += p->ecn == LSW_ECN_CE;
 	f->marks_ue += p->ecn == LSW_ECN_ECT1;
 	if (p->ecn == LSW_ECN_CE && cfg.algo == Algo::Dcqcn &&

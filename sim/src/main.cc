@@ -130,6 +130,37 @@ void BuildVictim(const Opts &o)
 	}
 }
 
+/*
+ * A cyclic buffer dependency: n switches in a ring, routed clockwise
+ * only, three hosts each.  At switch i, h(3i) sends two hops clockwise
+ * and h(3i+1) one hop, both to the third host of the switch reached, so
+ * every ring link carries three flows into one 100 Gb/s port and every
+ * switch's ingress from the ring waits on its egress to the ring: with
+ * PFC and no congestion control the pauses can close the cycle.
+ */
+void BuildRing(const Opts &o)
+{
+	int n = o.spines < 3 ? 3 : o.spines;	// --spines: ring size
+	std::vector<Switch *> sw;
+	u64 r = Gbps(o.host_gbps);
+
+	for (int i = 0; i < n; i++)
+		sw.push_back(NewSwitch(o));
+	for (int i = 0; i < 3 * n; i++)
+		NewHost(o);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 3; k++)
+			Connect(g_host[3 * i + k], sw[i], r, o.delay_ns);
+	std::vector<int> cw(n);	// each switch's port to its clockwise peer
+	for (int i = 0; i < n; i++) {
+		cw[i] = (int)sw[i]->ports.size();
+		Connect(sw[i], sw[(i + 1) % n], r, o.delay_ns);
+	}
+	for (int i = 0; i < n; i++)
+		for (int h = 0; h < 3 * n; h++)
+			Route(sw[i], h, {h / 3 == i ? h % 3 : cw[i]});
+}
+
 // Two-tier Clos: tors x hosts_per_tor hosts, every ToR to every spine.
 void BuildLeafSpine(const Opts &o)
 {
@@ -262,6 +293,12 @@ void Scenario(const Opts &o)
 	if (o.topo == "incast") {
 		for (int i = 0; i < o.senders; i++)
 			AddFlow(i, o.senders, o.incast_bytes, 0);
+	} else if (o.topo == "ring") {
+		int n = (int)g_sw.size();
+		for (int i = 0; i < n; i++) {
+			AddFlow(3 * i, 3 * ((i + 2) % n) + 2, o.incast_bytes, 0);
+			AddFlow(3 * i + 1, 3 * ((i + 1) % n) + 2, o.incast_bytes, 0);
+		}
 	} else if (o.topo == "victim") {
 		// h0, h1, h2 -> h3 (root), h4 -> h5 (victim), all at once
 		for (u32 s : {0u, 1u, 2u})
@@ -283,6 +320,8 @@ u64 IdealNs(const Opts &o, const Flow *f)
 		links = 4;
 	if (o.topo == "victim" && (f->src == 0 || f->src == 1 || f->src == 4))
 		links = 3;
+	if (o.topo == "ring")
+		links = 2 + (f->dst / 3 + g_sw.size() - f->src / 3) % g_sw.size();
 	u64 mtu = o.host.mtu_payload;
 	u64 npk = (f->size_bytes + mtu - 1) / mtu;
 	u64 wire = f->size_bytes + npk * kHdrBytes;
@@ -302,7 +341,7 @@ bool Arg(int &i, int argc, char **argv, const char *name, std::string *v)
 
 void Usage()
 {
-	std::fprintf(stderr, "usage: rxe-acc-sim --topo incast|victim|leafspine "
+	std::fprintf(stderr, "usage: rxe-acc-sim --topo incast|victim|leafspine|ring "
 		     "--algo none|dcqcn|acc|acc-nohalt|timely|hpcc [--workload "
 		     "web|hadoop] [--load F] [--time-us N] [--seed N] [--fct F]\n"
 		     "  [--senders N] [--bytes N] [--tors N] [--hosts-per-tor N] "
@@ -396,7 +435,9 @@ void Report(const Opts &o, double wall_s)
 			      << ",\"port\":" << p.idx << ",\"ce\":" << p.st.ce_marks
 			      << ",\"ue\":" << p.st.ue_marks << ",\"pause_rx\":"
 			      << p.st.pause_rx << ",\"max_q\":" << p.st.max_q_bytes
-			      << ",\"tcd\":" << (int)p.tcd.state << "}";
+			      << ",\"tcd\":" << (int)p.tcd.state << ",\"q\":" << p.q_bytes[kPrioData]
+			      << ",\"qc\":" << p.q_bytes[kPrioCtrl] << ",\"busy\":" << p.busy
+			      << ",\"paused\":" << p.Paused(kPrioData, NowNs()) << "}";
 		}
 	}
 	for (Host *h : g_host) {
@@ -404,9 +445,20 @@ void Report(const Opts &o, double wall_s)
 		host_paused_ns += h->ports[0].st.paused_ns;
 	}
 	std::ostringstream flows;
-	u64 retx = 0;
-	for (Host *h : g_host)
+	u64 retx = 0, last_rx = 0;
+	for (Host *h : g_host) {
 		retx += h->st.retx;
+		last_rx = std::max(last_rx, h->st.last_rx_ns);
+	}
+	/*
+	 * Deadlock: flows remain, yet no host has received data for 1 ms
+	 * while switch buffers still hold packets (PFC holds them forever).
+	 */
+	u64 held = 0;
+	for (Switch *s : g_sw)
+		held += s->used_bytes;
+	bool deadlock = g_done < g_flows.size() && held &&
+			NowNs() - last_rx >= 1000000;
 	for (const Flow *f : g_flows)
 		if (f->size_bytes && g_flows.size() <= 16)
 			flows << (flows.tellp() ? "," : "") << "{\"id\":" << f->id
@@ -432,6 +484,7 @@ void Report(const Opts &o, double wall_s)
 		    "\"host_paused_ns\":%llu,\"first_pause_ns\":%lld,"
 		    "\"first_resume_ns\":%lld,\"max_q_bytes\":%llu,"
 		    "\"max_buffer_bytes\":%llu,\"retx_pkts\":%llu,"
+		    "\"last_rx_ns\":%llu,\"held_bytes\":%llu,\"deadlock\":%s,"
 		    "\"ports\":[%s],\"flow_list\":[%s]}\n",
 		    AlgoName(o.algo), o.topo.c_str(), o.workload.c_str(), o.load,
 		    g_host.size(), g_flows.size(), (unsigned long long)g_done,
@@ -444,7 +497,9 @@ void Report(const Opts &o, double wall_s)
 		    first_pause == ~0ull ? -1LL : (long long)first_pause,
 		    first_resume == ~0ull ? -1LL : (long long)first_resume,
 		    (unsigned long long)max_q, (unsigned long long)max_used,
-		    (unsigned long long)retx, ports.str().c_str(),
+		    (unsigned long long)retx, (unsigned long long)last_rx,
+		    (unsigned long long)held, deadlock ? "true" : "false",
+		    ports.str().c_str(),
 		    flows.str().c_str());
 }
 
@@ -470,6 +525,8 @@ int main(int argc, char **argv)
 		BuildVictim(o);
 	else if (o.topo == "leafspine")
 		BuildLeafSpine(o);
+	else if (o.topo == "ring")
+		BuildRing(o);
 	else
 		Usage();
 	for (Switch *s : g_sw) {

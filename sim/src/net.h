@@ -215,6 +215,7 @@ struct Flow {
 struct HostStats {
 	u64 data_tx = 0, acks_tx = 0, cnps_tx = 0, naks_tx = 0;
 	u64 retx = 0;
+	u64 last_rx_ns = 0;	// last data packet received (deadlock check)
 };
 
 class Host : public Node {
