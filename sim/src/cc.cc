@@ -38,12 +38,25 @@ public:
 	u64 RateBps(u64) override { return line_bps; }
 };
 
+// A knob given on the command line (0 = keep the core's default).
+void Set(u32 *knob, u32 v)
+{
+	if (v)
+		*knob = v;
+}
+
 class DcqcnCc : public Cc {
 public:
-	DcqcnCc(u64 line, u64 now)
+	DcqcnCc(const HostCfg &c, u64 line, u64 now)
 	{
 		rxe_cc_dcqcn_params_default(&p_);
 		p_.line_rate_mbps = (u32)(line / RXE_CC_DCQCN_MBPS);
+		Set(&p_.rpg_time_reset_us, c.dcqcn_time_reset_us);
+		Set(&p_.rpg_byte_reset_bytes, c.dcqcn_byte_reset);
+		Set(&p_.rpg_ai_rate_mbps, c.dcqcn_ai_mbps);
+		Set(&p_.rpg_hai_rate_mbps, c.dcqcn_hai_mbps);
+		Set(&p_.dce_tcp_rtt_us, c.dcqcn_alpha_us);
+		Set(&p_.rate_reduce_monitor_period_us, c.dcqcn_rrmp_us);
 		if (rxe_cc_dcqcn_params_check(&p_))
 			Die("bad DCQCN parameters");
 		rxe_cc_dcqcn_init(&rp_, &p_, now);
@@ -84,7 +97,9 @@ public:
 		rxe_cc_acc_params_default(&p_);
 		p_.line_rate_bps = line;
 		p_.period_ns = c.acc_period_ns;
-		p_.halt_max_ns = 8 * c.acc_period_ns;
+		p_.halt_max_ns = c.acc_halt_max_ns ? c.acc_halt_max_ns :
+						     8 * c.acc_period_ns;
+		Set(&p_.theta_ce_permille, c.acc_theta_permille);
 		p_.base_rtt_ns = c.base_rtt_ns;
 		if (rxe_cc_acc_params_check(&p_))
 			Die("bad ACC parameters");
@@ -188,7 +203,7 @@ std::unique_ptr<Cc> MakeCc(const HostCfg &cfg, u64 line_bps, u32 burst_bytes,
 
 	switch (cfg.algo) {
 	case Algo::None: cc.reset(new NoCc()); break;
-	case Algo::Dcqcn: cc.reset(new DcqcnCc(line_bps, now)); break;
+	case Algo::Dcqcn: cc.reset(new DcqcnCc(cfg, line_bps, now)); break;
 	case Algo::Acc:
 	case Algo::AccNoHalt: cc.reset(new AccCc(cfg, line_bps, now)); break;
 	case Algo::Timely: cc.reset(new TimelyCc(cfg, line_bps, now)); break;

@@ -40,7 +40,8 @@ struct Opts {
 	u64 time_us = 1000;	// arrivals (workload) or flow start window
 	u64 drain_us = 20000;	// extra time for the last flows to finish
 	u64 seed = 1;
-	u64 host_gbps = 100, core_gbps = 400, delay_ns = 1000;
+	u64 host_bps = 100000000000ull, core_bps = 400000000000ull;
+	u64 delay_ns = 1000;
 	int senders = 2;	// incast fan-in
 	u64 incast_bytes = 1000000;
 	int tors = 4, hosts_per_tor = 8, spines = 2;
@@ -74,11 +75,6 @@ Host *NewHost(const Opts &o)
 	return h;
 }
 
-u64 Gbps(u64 g)
-{
-	return g * 1000000000ull;
-}
-
 // Routes of a switch: every host reachable on the given ports.
 void Route(Switch *s, int host, std::vector<int> ports)
 {
@@ -93,7 +89,7 @@ void BuildIncast(const Opts &o)
 	Switch *s = NewSwitch(o);
 
 	for (int i = 0; i <= o.senders; i++)
-		Connect(NewHost(o), s, Gbps(o.host_gbps), o.delay_ns);
+		Connect(NewHost(o), s, o.host_bps, o.delay_ns);
 	for (int i = 0; i <= o.senders; i++)
 		Route(s, i, {i});
 }
@@ -111,7 +107,7 @@ void BuildIncast(const Opts &o)
 void BuildVictim(const Opts &o)
 {
 	Switch *s0 = NewSwitch(o), *s1 = NewSwitch(o);
-	u64 r = Gbps(o.host_gbps);
+	u64 r = o.host_bps;
 
 	for (int i = 0; i < 6; i++)
 		NewHost(o);
@@ -119,7 +115,7 @@ void BuildVictim(const Opts &o)
 	Connect(g_host[1], s0, r, o.delay_ns);	// s0 port 1
 	Connect(g_host[4], s0, r, o.delay_ns);	// s0 port 2
 	// the inter-switch link at the core rate: it is a victim, not a root
-	Connect(s0, s1, Gbps(o.core_gbps), o.delay_ns);	// s0 port 3, s1 port 0
+	Connect(s0, s1, o.core_bps, o.delay_ns);	// s0 port 3, s1 port 0
 	Connect(g_host[2], s1, r, o.delay_ns);	// s1 port 1
 	Connect(g_host[3], s1, r, o.delay_ns);	// s1 port 2
 	Connect(g_host[5], s1, r, o.delay_ns);	// s1 port 3
@@ -142,7 +138,7 @@ void BuildRing(const Opts &o)
 {
 	int n = o.spines < 3 ? 3 : o.spines;	// --spines: ring size
 	std::vector<Switch *> sw;
-	u64 r = Gbps(o.host_gbps);
+	u64 r = o.host_bps;
 
 	for (int i = 0; i < n; i++)
 		sw.push_back(NewSwitch(o));
@@ -176,10 +172,10 @@ void BuildLeafSpine(const Opts &o)
 	for (int t = 0; t < o.tors; t++)
 		for (int i = 0; i < o.hosts_per_tor; i++)
 			Connect(g_host[t * o.hosts_per_tor + i], tor[t],
-				Gbps(o.host_gbps), o.delay_ns);
+				o.host_bps, o.delay_ns);
 	for (int t = 0; t < o.tors; t++)
 		for (int s = 0; s < o.spines; s++)
-			Connect(tor[t], spine[s], Gbps(o.core_gbps), o.delay_ns);
+			Connect(tor[t], spine[s], o.core_bps, o.delay_ns);
 	for (int t = 0; t < o.tors; t++) {
 		std::vector<int> up;
 		for (int s = 0; s < o.spines; s++)
@@ -267,7 +263,7 @@ void Workload(const Opts &o)
 	Cdf cdf = LoadCdf(o.cdf_dir + "/" +
 			  (o.workload == "web" ? "websearch.cdf" : "hadoop.cdf"));
 	double mean = cdf.Mean();
-	double lambda_per_ns = o.load * (double)Gbps(o.host_gbps) / 8 / mean / 1e9;
+	double lambda_per_ns = o.load * (double)o.host_bps / 8 / mean / 1e9;
 	u64 rng = o.seed * 0x9E3779B97F4A7C15ULL + 1;
 	size_t n = g_host.size();
 
@@ -326,7 +322,7 @@ u64 IdealNs(const Opts &o, const Flow *f)
 	u64 npk = (f->size_bytes + mtu - 1) / mtu;
 	u64 wire = f->size_bytes + npk * kHdrBytes;
 	u64 first = std::min<u64>(wire, mtu + kHdrBytes);
-	u64 r = Gbps(o.host_gbps);
+	u64 r = o.host_bps;
 	return links * (2 * o.delay_ns + TxNs(first, r) + TxNs(kCtrlBytes, r)) +
 	       TxNs(wire - first, r);
 }
@@ -348,7 +344,12 @@ void Usage()
 		     "[--spines N] [--host-gbps N] [--core-gbps N] [--delay-ns N]\n"
 		     "  [--xoff N] [--xon N] [--quanta N] [--no-pfc] "
 		     "[--marking off|red|tcd] [--tcd-k N] [--tcd-period-ns N]\n"
-		     "  [--ack-every N] [--acc-period-ns N] [--drain-us N]\n");
+		     "  [--ack-every N] [--acc-period-ns N] [--drain-us N] "
+		     "[--host-mbps N] [--core-mbps N] [--red-kmin N] [--red-kmax N]\n"
+		     "  [--acc-theta-permille N] [--acc-halt-max-ns N] "
+		     "[--dcqcn-time-reset-us N] [--dcqcn-byte-reset N]\n"
+		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
+		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n");
 	std::exit(2);
 }
 
@@ -386,8 +387,20 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--tors") o.tors = (int)n;
 		else if (name == "--hosts-per-tor") o.hosts_per_tor = (int)n;
 		else if (name == "--spines") o.spines = (int)n;
-		else if (name == "--host-gbps") o.host_gbps = n;
-		else if (name == "--core-gbps") o.core_gbps = n;
+		else if (name == "--host-gbps") o.host_bps = n * 1000000000ull;
+		else if (name == "--core-gbps") o.core_bps = n * 1000000000ull;
+		else if (name == "--host-mbps") o.host_bps = n * 1000000ull;
+		else if (name == "--core-mbps") o.core_bps = n * 1000000ull;
+		else if (name == "--red-kmin") o.sw.red_kmin = n;
+		else if (name == "--red-kmax") o.sw.red_kmax = n;
+		else if (name == "--acc-theta-permille") o.host.acc_theta_permille = (u32)n;
+		else if (name == "--acc-halt-max-ns") o.host.acc_halt_max_ns = n;
+		else if (name == "--dcqcn-time-reset-us") o.host.dcqcn_time_reset_us = (u32)n;
+		else if (name == "--dcqcn-byte-reset") o.host.dcqcn_byte_reset = (u32)n;
+		else if (name == "--dcqcn-ai-mbps") o.host.dcqcn_ai_mbps = (u32)n;
+		else if (name == "--dcqcn-hai-mbps") o.host.dcqcn_hai_mbps = (u32)n;
+		else if (name == "--dcqcn-alpha-us") o.host.dcqcn_alpha_us = (u32)n;
+		else if (name == "--dcqcn-rrmp-us") o.host.dcqcn_rrmp_us = (u32)n;
 		else if (name == "--delay-ns") o.delay_ns = n;
 		else if (name == "--xoff") o.sw.xoff_bytes = n;
 		else if (name == "--buffer") o.sw.buffer_bytes = n;
@@ -435,6 +448,7 @@ void Report(const Opts &o, double wall_s)
 			      << ",\"port\":" << p.idx << ",\"ce\":" << p.st.ce_marks
 			      << ",\"ue\":" << p.st.ue_marks << ",\"pause_rx\":"
 			      << p.st.pause_rx << ",\"max_q\":" << p.st.max_q_bytes
+			      << ",\"q_mean\":" << p.st.q_area / std::max<u64>(NowNs(), 1)
 			      << ",\"tcd\":" << (int)p.tcd.state << ",\"q\":" << p.q_bytes[kPrioData]
 			      << ",\"qc\":" << p.q_bytes[kPrioCtrl] << ",\"busy\":" << p.busy
 			      << ",\"paused\":" << p.Paused(kPrioData, NowNs()) << "}";

@@ -73,6 +73,8 @@ struct PortStats {
 	u64 ce_marks = 0, ue_marks = 0;	// set here (switch egress)
 	u64 paused_ns = 0;		// data egress time spent paused
 	u64 max_q_bytes = 0;
+	u64 q_area = 0;			// integral of the data queue, B * ns
+	u64 q_since_ns = 0;
 };
 
 struct Port {
@@ -171,6 +173,7 @@ public:
 
 private:
 	void Refresh(int port, int prio);
+	void Accrue(Port &eg, u64 now);
 	u64 rng_;
 	struct lsw_red red_;
 };
@@ -187,6 +190,12 @@ struct HostCfg {
 	u32 ack_every = 1;		// coalesce: one ACK per N packets
 	u64 acc_period_ns = 10000;
 	u64 base_rtt_ns = 0;		// 0: the cores measure it
+	// 0 = the core's default (or 8 periods for the halt cap)
+	u32 acc_theta_permille = 0;
+	u64 acc_halt_max_ns = 0;
+	u32 dcqcn_time_reset_us = 0, dcqcn_byte_reset = 0;
+	u32 dcqcn_ai_mbps = 0, dcqcn_hai_mbps = 0;
+	u32 dcqcn_alpha_us = 0, dcqcn_rrmp_us = 0;
 	u64 rto_ns = 0;			// 0: no timeout (lossless)
 };
 

@@ -54,6 +54,13 @@ void Switch::Refresh(int port, int prio)
 	});
 }
 
+// The time integral of the data queue, brought up to now before it changes.
+void Switch::Accrue(Port &eg, u64 now)
+{
+	eg.st.q_area += eg.q_bytes[kPrioData] * (now - eg.st.q_since_ns);
+	eg.st.q_since_ns = now;
+}
+
 void Switch::Receive(Pkt *p, int in)
 {
 	u64 now = NowNs();
@@ -85,6 +92,7 @@ void Switch::Receive(Pkt *p, int in)
 	p->in_port = in;
 	if (prio == kPrioData && cfg.marking == Marking::Tcd)
 		lsw_tcd_catch_up(&eg.tcd, eg.q_bytes[prio], now);
+	Accrue(eg, now);
 	eg.q[prio].push_back(p);
 	eg.q_bytes[prio] += p->bytes;
 	eg.st.max_q_bytes = std::max(eg.st.max_q_bytes, eg.q_bytes[prio]);
@@ -107,6 +115,10 @@ void Switch::OnDequeue(Port &eg, Pkt *p)
 
 	if (p->type == PktType::Data) {
 		u64 q = eg.q_bytes[prio];	// already without p
+
+		eg.q_bytes[prio] += p->bytes;	// accrue what was there
+		Accrue(eg, now);
+		eg.q_bytes[prio] -= p->bytes;
 
 		if (cfg.marking == Marking::Red && p->ecn != LSW_ECN_NOT_ECT &&
 		    lsw_red_mark(&red_, q, &rng_)) {

@@ -10,6 +10,11 @@ BUCKETS = [("<10KB", 0, 10_000), ("10K-100KB", 10_000, 100_000),
            ("100K-1MB", 100_000, 1_000_000), (">=1MB", 1_000_000, math.inf)]
 SMALL = 100_000     # "small flows": below 100 KB
 
+# The VM test bed's make demo (2:1 incast, 20 Mb/s), as recorded in
+# Documentation/rxe-acc/results.rst (run of 22 November 2026): bottleneck
+# queue mean KB and PFC frames.
+VM_DEMO = {"none": (49.2, 13346), "dcqcn": (37.7, 6980), "acc": (8.4, 0)}
+
 
 def pct(xs, p):
     if not xs:
@@ -45,7 +50,11 @@ def fmt(x):
     return "-" if x != x else ("%.2f" % x)
 
 
-def render(out, algos, runs, wall, full, load, time_us, topo, dl):
+def order(vals):
+    return sorted(vals, key=lambda a: vals[a])
+
+
+def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
     lines = []
     w = lines.append
     scale = "paper scale (FULL=1)" if full else "reduced grid"
@@ -105,6 +114,30 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl):
                          if d["deadlock"] else
                          "no (%d/%d flows done)" % (d["done"], d["flows"]))
         w("| %s | %s |" % (a, " | ".join(cells)))
+    w("")
+    w("## Cross-check: the test bed's 2:1 incast at its own scale")
+    w("")
+    w("20 Mb/s, ~1.6 ms base RTT, lsw's thresholds and eval/run's scaled "
+      "knobs, 12.5 MB per flow; VM figures from make demo "
+      "(Documentation/rxe-acc/results.rst).")
+    w("")
+    w("| algorithm | sim q mean KB | VM q mean KB | sim PFC frames | "
+      "VM PFC frames |")
+    w("|---|---|---|---|---|")
+    for a in ("none", "dcqcn", "acc"):
+        w("| %s | %.1f | %.1f | %d | %d |" % (
+            a, tb[a]["q_mean_kb"], VM_DEMO[a][0], tb[a]["pfc_frames"],
+            VM_DEMO[a][1]))
+    sq = order({a: tb[a]["q_mean_kb"] for a in tb})
+    vq = order({a: VM_DEMO[a][0] for a in VM_DEMO})
+    sp = order({a: tb[a]["pfc_frames"] for a in tb})
+    vp = order({a: VM_DEMO[a][1] for a in VM_DEMO})
+    w("")
+    w("Ordering by mean queue: sim %s, VM %s (%s); by PFC frames: sim %s, "
+      "VM %s (%s)." % (" < ".join(sq), " < ".join(vq),
+                       "same" if sq == vq else "**differs**",
+                       " < ".join(sp), " < ".join(vp),
+                       "same" if sp == vp else "**differs**"))
     w("")
     w("## The ACC paper's claims, side by side")
     w("")
