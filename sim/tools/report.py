@@ -4,6 +4,8 @@ paper (Zhang et al., NSDI 2024).  Used by sim/tools/grid."""
 import csv
 import math
 import os
+import shutil
+import subprocess
 
 # Flow-size buckets (bytes, upper bound exclusive) for FCT slowdown.
 BUCKETS = [("<10KB", 0, 10_000), ("10K-100KB", 10_000, 100_000),
@@ -82,14 +84,16 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
             tag = "%s-%s" % (wl, a)
             flows, undone = load_flows(os.path.join(out, tag + ".csv"))
             d = runs[tag]
-            cells = []
+            cells, per_bucket = [], []
             for name, lo, hi in BUCKETS:
                 n, m, p = stats(flows, lo, hi)
                 cells.append("%s / %s" % (fmt(m), fmt(p)))
+                per_bucket.append((m, p))
             n, m, p = stats(flows)
             res[(wl, a)] = {
                 "all": (m, p), "small": stats(flows, 0, SMALL)[1:],
-                "pauses": d["pause_tx"], "undone": undone}
+                "pauses": d["pause_tx"], "undone": undone,
+                "buckets": per_bucket}
             w("| %s | %d%s | %s | %s / %s | %d | %.3f | %d |" % (
                 a, n, " (+%d unfinished)" % undone if undone else "",
                 " | ".join(cells), fmt(m), fmt(p), d["pause_tx"],
@@ -185,8 +189,44 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
               "deadlock: %s" % (", ".join("no CC" if a == "none" else a
                                           for a in hit) or "none of them"),
               "acc" not in hit and "dcqcn" in hit and "timely" in hit)
+    pngs = plot(os.path.dirname(out), algos, res)
+    if pngs:
+        w("")
+        w("Plots: %s." % ", ".join(pngs))
     w("")
     w("The paper's numbers come from its 320-host fat tree; a reduced "
       "grid has fewer hosts, fewer flows (p99 of a bucket rests on few "
       "flows) and a shorter run: read orderings, not magnitudes.")
     return "\n".join(lines) + "\n"
+
+
+def plot(outdir, algos, res):
+    """FCT slowdown (mean and p99) per size bucket, one bar per algorithm,
+    as PNG with gnuplot; returns the files written (none without it)."""
+    if not shutil.which("gnuplot"):
+        return []
+    pngs = []
+    for wl in ("web", "hadoop"):
+        for k, what in ((0, "mean"), (1, "p99")):
+            dat = os.path.join(outdir, "fct-%s-%s.dat" % (wl, what))
+            png = os.path.join(outdir, "fct-%s-%s.png" % (wl, what))
+            with open(dat, "w") as f:
+                f.write("bucket " + " ".join(algos) + "\n")
+                for i, b in enumerate(BUCKETS):
+                    f.write(b[0] + " " + " ".join(
+                        "%.3f" % res[(wl, a)]["buckets"][i][k]
+                        for a in algos) + "\n")
+            script = (
+                "set terminal png size 900,450\n"
+                "set output '%s'\n"
+                "set title '%s: FCT slowdown (%s) by flow size'\n"
+                "set style data histogram; set style histogram cluster\n"
+                "set style fill solid 0.8 border -1; set logscale y\n"
+                "set ylabel 'slowdown'; set grid ytics; set key top left\n"
+                "plot for [c=2:%d] '%s' using c:xtic(1) title columnhead\n"
+                % (png, wl, what, len(algos) + 1, dat))
+            r = subprocess.run(["gnuplot"], input=script, text=True,
+                               capture_output=True)
+            if r.returncode == 0:
+                pngs.append(os.path.relpath(png))
+    return pngs
