@@ -24,7 +24,9 @@
 #include "cc.h"
 #include "net.h"
 
+#include "ns3/global-value.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 using namespace sim;
 
@@ -35,6 +37,7 @@ struct Opts {
 	std::string workload = "";
 	std::string cdf_dir = SIM_DATA_DIR;	// the Makefile sets it
 	std::string fct_path;
+	std::string scheduler;	// ns-3 SchedulerType, e.g. ns3::HeapScheduler
 	Algo algo = Algo::None;
 	double load = 0.5;
 	u64 time_us = 1000;	// arrivals (workload) or flow start window
@@ -364,6 +367,7 @@ Opts Parse(int argc, char **argv)
 		if (Arg(i, argc, argv, "--cdf-dir", &o.cdf_dir)) continue;
 		if (Arg(i, argc, argv, "--fct", &o.fct_path)) continue;
 		if (Arg(i, argc, argv, "--marking", &marking)) continue;
+		if (Arg(i, argc, argv, "--scheduler", &o.scheduler)) continue;
 		if (Arg(i, argc, argv, "--algo", &v)) {
 			if (!ParseAlgo(v, &o.algo))
 				Usage();
@@ -532,6 +536,10 @@ void Watch(u64 end_ns)
 int main(int argc, char **argv)
 {
 	Opts o = Parse(argc, argv);
+
+	if (!o.scheduler.empty())
+		ns3::GlobalValue::Bind("SchedulerType",
+				       ns3::StringValue(o.scheduler));
 
 	if (o.topo == "incast")
 		BuildIncast(o);
