@@ -46,7 +46,6 @@ void Host::StartFlow(Flow *f)
 
 	f->npkts = (f->size_bytes + cfg.mtu_payload - 1) / cfg.mtu_payload;
 	f->cc = MakeCc(cfg, ports[0].rate_bps, cfg.mtu_payload + kHdrBytes, now);
-	f->started = true;
 	rxe_cc_dcqcn_np_init(&f->np);
 	active.push_back(f);
 	ArmTimer(f);

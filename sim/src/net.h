@@ -196,7 +196,6 @@ struct HostCfg {
 	u32 dcqcn_time_reset_us = 0, dcqcn_byte_reset = 0;
 	u32 dcqcn_ai_mbps = 0, dcqcn_hai_mbps = 0;
 	u32 dcqcn_alpha_us = 0, dcqcn_rrmp_us = 0;
-	u64 rto_ns = 0;			// 0: no timeout (lossless)
 };
 
 class Cc;
@@ -212,7 +211,6 @@ struct Flow {
 	std::unique_ptr<Cc> cc;
 	ns3::EventId timer;
 	u64 timer_at = 0;
-	bool started = false;
 	// receiver side
 	u64 rcv_nxt = 0;
 	u64 marks_ce = 0, marks_ue = 0;	// seen by the receiver
