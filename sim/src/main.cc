@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * main.cc - topologies, workloads and the command line of rxe-acc-sim.
+ * main.cc - the command line of rxe-acc-sim, the run and its report.
  *
- *   rxe-acc-sim --topo incast|victim|leafspine --algo none|dcqcn|acc|
+ *   rxe-acc-sim --topo incast|victim|leafspine|ring --algo none|dcqcn|acc|
  *               acc-nohalt|timely|hpcc [--workload web|hadoop --load 0.5]
  *               [--time-us T] [--fct FILE] [knobs]
  *
@@ -11,18 +11,16 @@
  */
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cc.h"
-#include "net.h"
+#include "scenario.h"
 
 #include "ns3/global-value.h"
 #include "ns3/simulator.h"
@@ -31,304 +29,6 @@
 using namespace sim;
 
 namespace {
-
-struct Opts {
-	std::string topo = "incast";
-	std::string workload = "";
-	std::string cdf_dir = SIM_DATA_DIR;	// the Makefile sets it
-	std::string fct_path;
-	std::string scheduler;	// ns-3 SchedulerType, e.g. ns3::HeapScheduler
-	Algo algo = Algo::None;
-	double load = 0.5;
-	u64 time_us = 1000;	// arrivals (workload) or flow start window
-	u64 drain_us = 20000;	// extra time for the last flows to finish
-	u64 seed = 1;
-	u64 host_bps = 100000000000ull, core_bps = 400000000000ull;
-	u64 delay_ns = 1000;
-	int senders = 2;	// incast fan-in
-	u64 incast_bytes = 1000000;
-	int tors = 4, hosts_per_tor = 8, spines = 2;
-	SwitchCfg sw;
-	HostCfg host;
-};
-
-std::vector<Switch *> g_sw;
-std::vector<Host *> g_host;
-std::vector<Flow *> g_flows;
-u64 g_done = 0;
-
-void OnDone(Flow *)
-{
-	g_done++;
-}
-
-Switch *NewSwitch(const Opts &o)
-{
-	Switch *s = new Switch((int)g_sw.size(), o.sw, o.seed * 7919 + g_sw.size());
-	g_sw.push_back(s);
-	return s;
-}
-
-Host *NewHost(const Opts &o)
-{
-	Host *h = new Host((int)g_host.size(), o.host);
-	h->all = &g_flows;
-	h->on_done = &OnDone;
-	g_host.push_back(h);
-	return h;
-}
-
-// Routes of a switch: every host reachable on the given ports.
-void Route(Switch *s, int host, std::vector<int> ports)
-{
-	if (s->routes.size() < g_host.size())
-		s->routes.resize(g_host.size());
-	s->routes[host] = std::move(ports);
-}
-
-// incast: hosts 0..n-1 send to host n through one switch.
-void BuildIncast(const Opts &o)
-{
-	Switch *s = NewSwitch(o);
-
-	for (int i = 0; i <= o.senders; i++)
-		Connect(NewHost(o), s, o.host_bps, o.delay_ns);
-	for (int i = 0; i <= o.senders; i++)
-		Route(s, i, {i});
-}
-
-/*
- * The two-switch victim case (the TCD paper's Fig. 1):
- *
- *   h0, h1 --\                /-- h3 (root receiver: h0,h1,h2 -> h3)
- *   h4 ------ S0 ==link== S1 --- h2
- *                            \-- h5 (victim receiver: h4 -> h5)
- *
- * S1's port to h3 is the root of congestion (CE); S0's port to S1 is
- * paused by S1 and carries h4's victim flow (UE).
- */
-void BuildVictim(const Opts &o)
-{
-	Switch *s0 = NewSwitch(o), *s1 = NewSwitch(o);
-	u64 r = o.host_bps;
-
-	for (int i = 0; i < 6; i++)
-		NewHost(o);
-	Connect(g_host[0], s0, r, o.delay_ns);	// s0 port 0
-	Connect(g_host[1], s0, r, o.delay_ns);	// s0 port 1
-	Connect(g_host[4], s0, r, o.delay_ns);	// s0 port 2
-	// the inter-switch link at the core rate: it is a victim, not a root
-	Connect(s0, s1, o.core_bps, o.delay_ns);	// s0 port 3, s1 port 0
-	Connect(g_host[2], s1, r, o.delay_ns);	// s1 port 1
-	Connect(g_host[3], s1, r, o.delay_ns);	// s1 port 2
-	Connect(g_host[5], s1, r, o.delay_ns);	// s1 port 3
-	int s0p[6] = {0, 1, 3, 3, 2, 3}, s1p[6] = {0, 0, 1, 2, 0, 3};
-	for (int h = 0; h < 6; h++) {
-		Route(s0, h, {s0p[h]});
-		Route(s1, h, {s1p[h]});
-	}
-}
-
-/*
- * A cyclic buffer dependency: n switches in a ring, routed clockwise
- * only, three hosts each.  At switch i, h(3i) sends two hops clockwise
- * and h(3i+1) one hop, both to the third host of the switch reached, so
- * every ring link carries three flows into one 100 Gb/s port and every
- * switch's ingress from the ring waits on its egress to the ring: with
- * PFC and no congestion control the pauses can close the cycle.
- */
-void BuildRing(const Opts &o)
-{
-	int n = o.spines < 3 ? 3 : o.spines;	// --spines: ring size
-	std::vector<Switch *> sw;
-	u64 r = o.host_bps;
-
-	for (int i = 0; i < n; i++)
-		sw.push_back(NewSwitch(o));
-	for (int i = 0; i < 3 * n; i++)
-		NewHost(o);
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < 3; k++)
-			Connect(g_host[3 * i + k], sw[i], r, o.delay_ns);
-	std::vector<int> cw(n);	// each switch's port to its clockwise peer
-	for (int i = 0; i < n; i++) {
-		cw[i] = (int)sw[i]->ports.size();
-		Connect(sw[i], sw[(i + 1) % n], r, o.delay_ns);
-	}
-	for (int i = 0; i < n; i++)
-		for (int h = 0; h < 3 * n; h++)
-			Route(sw[i], h, {h / 3 == i ? h % 3 : cw[i]});
-}
-
-// Two-tier Clos: tors x hosts_per_tor hosts, every ToR to every spine.
-void BuildLeafSpine(const Opts &o)
-{
-	std::vector<Switch *> tor, spine;
-	int nh = o.tors * o.hosts_per_tor;
-
-	for (int t = 0; t < o.tors; t++)
-		tor.push_back(NewSwitch(o));
-	for (int s = 0; s < o.spines; s++)
-		spine.push_back(NewSwitch(o));
-	for (int h = 0; h < nh; h++)
-		NewHost(o);
-	for (int t = 0; t < o.tors; t++)
-		for (int i = 0; i < o.hosts_per_tor; i++)
-			Connect(g_host[t * o.hosts_per_tor + i], tor[t],
-				o.host_bps, o.delay_ns);
-	for (int t = 0; t < o.tors; t++)
-		for (int s = 0; s < o.spines; s++)
-			Connect(tor[t], spine[s], o.core_bps, o.delay_ns);
-	for (int t = 0; t < o.tors; t++) {
-		std::vector<int> up;
-		for (int s = 0; s < o.spines; s++)
-			up.push_back(o.hosts_per_tor + s);
-		for (int h = 0; h < nh; h++)
-			Route(tor[t], h, h / o.hosts_per_tor == t ?
-				std::vector<int>{h % o.hosts_per_tor} : up);
-	}
-	for (int s = 0; s < o.spines; s++)
-		for (int h = 0; h < nh; h++)
-			Route(spine[s], h, {h / o.hosts_per_tor});
-}
-
-Flow *AddFlow(u32 src, u32 dst, u64 bytes, u64 start_ns)
-{
-	Flow *f = new Flow();
-
-	f->id = (u32)g_flows.size();
-	f->src = src;
-	f->dst = dst;
-	f->size_bytes = bytes;
-	f->start_ns = start_ns;
-	g_flows.push_back(f);
-	ns3::Simulator::Schedule(ns3::NanoSeconds(start_ns), &Host::StartFlow,
-				 g_host[src], f);
-	return f;
-}
-
-struct Cdf {
-	std::vector<double> size, pct;
-	double Sample(double u) const	// u in [0, 100)
-	{
-		for (size_t i = 1; i < pct.size(); i++)
-			if (u <= pct[i]) {
-				double w = pct[i] == pct[i - 1] ? 0 :
-					(u - pct[i - 1]) / (pct[i] - pct[i - 1]);
-				return size[i - 1] + w * (size[i] - size[i - 1]);
-			}
-		return size.back();
-	}
-	double Mean() const
-	{
-		double m = 0;
-		for (size_t i = 1; i < pct.size(); i++)
-			m += (pct[i] - pct[i - 1]) / 100 *
-			     (size[i] + size[i - 1]) / 2;
-		return m;
-	}
-};
-
-Cdf LoadCdf(const std::string &path)
-{
-	std::ifstream in(path);
-	std::string line;
-	Cdf c;
-
-	if (!in) {
-		std::fprintf(stderr, "sim: cannot read %s\n", path.c_str());
-		std::exit(2);
-	}
-	while (std::getline(in, line)) {
-		double s, p;
-		if (line.empty() || line[0] == '#')
-			continue;
-		if (std::sscanf(line.c_str(), "%lf %lf", &s, &p) == 2) {
-			c.size.push_back(s);
-			c.pct.push_back(p);
-		}
-	}
-	return c;
-}
-
-// xorshift64*: the workload must not depend on the library's RNG streams.
-double Uniform(u64 *s)
-{
-	u64 x = *s;
-	x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
-	*s = x;
-	return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0;
-}
-
-// Poisson arrivals per host at o.load of its link, uniform destinations.
-void Workload(const Opts &o)
-{
-	Cdf cdf = LoadCdf(o.cdf_dir + "/" +
-			  (o.workload == "web" ? "websearch.cdf" : "hadoop.cdf"));
-	double mean = cdf.Mean();
-	double lambda_per_ns = o.load * (double)o.host_bps / 8 / mean / 1e9;
-	u64 rng = o.seed * 0x9E3779B97F4A7C15ULL + 1;
-	size_t n = g_host.size();
-
-	for (size_t h = 0; h < n; h++) {
-		double t = 0;
-		for (;;) {
-			t += -std::log(1 - Uniform(&rng)) / lambda_per_ns;
-			if (t >= o.time_us * 1000.0)
-				break;
-			u32 dst = (u32)((h + 1 + (size_t)(Uniform(&rng) * (n - 1))) % n);
-			u64 bytes = std::max<u64>(1, (u64)cdf.Sample(Uniform(&rng) * 100));
-			AddFlow((u32)h, dst, bytes, (u64)t);
-		}
-	}
-}
-
-void Scenario(const Opts &o)
-{
-	if (!o.workload.empty()) {
-		Workload(o);
-		return;
-	}
-	if (o.topo == "incast") {
-		for (int i = 0; i < o.senders; i++)
-			AddFlow(i, o.senders, o.incast_bytes, 0);
-	} else if (o.topo == "ring") {
-		int n = (int)g_sw.size();
-		for (int i = 0; i < n; i++) {
-			AddFlow(3 * i, 3 * ((i + 2) % n) + 2, o.incast_bytes, 0);
-			AddFlow(3 * i + 1, 3 * ((i + 1) % n) + 2, o.incast_bytes, 0);
-		}
-	} else if (o.topo == "victim") {
-		// h0, h1, h2 -> h3 (root), h4 -> h5 (victim), all at once
-		for (u32 s : {0u, 1u, 2u})
-			AddFlow(s, 3, o.incast_bytes, 0);
-		AddFlow(4, 5, o.incast_bytes, 0);
-	}
-}
-
-/*
- * Ideal FCT: the flow alone on an idle path: the first packet's
- * store-and-forward over every hop, the rest at the host rate, the last
- * ACK back.  Slowdown = FCT / ideal.
- */
-u64 IdealNs(const Opts &o, const Flow *f)
-{
-	u64 links = 2;
-	if (o.topo == "leafspine" &&
-	    f->src / o.hosts_per_tor != f->dst / o.hosts_per_tor)
-		links = 4;
-	if (o.topo == "victim" && (f->src == 0 || f->src == 1 || f->src == 4))
-		links = 3;
-	if (o.topo == "ring")
-		links = 2 + (f->dst / 3 + g_sw.size() - f->src / 3) % g_sw.size();
-	u64 mtu = o.host.mtu_payload;
-	u64 npk = (f->size_bytes + mtu - 1) / mtu;
-	u64 wire = f->size_bytes + npk * kHdrBytes;
-	u64 first = std::min<u64>(wire, mtu + kHdrBytes);
-	u64 r = o.host_bps;
-	return links * (2 * o.delay_ns + TxNs(first, r) + TxNs(kCtrlBytes, r)) +
-	       TxNs(wire - first, r);
-}
 
 bool Arg(int &i, int argc, char **argv, const char *name, std::string *v)
 {
@@ -541,23 +241,8 @@ int main(int argc, char **argv)
 		ns3::GlobalValue::Bind("SchedulerType",
 				       ns3::StringValue(o.scheduler));
 
-	if (o.topo == "incast")
-		BuildIncast(o);
-	else if (o.topo == "victim")
-		BuildVictim(o);
-	else if (o.topo == "leafspine")
-		BuildLeafSpine(o);
-	else if (o.topo == "ring")
-		BuildRing(o);
-	else
+	if (!BuildTopology(o))
 		Usage();
-	for (Switch *s : g_sw) {
-		if (s->routes.size() < g_host.size())
-			s->routes.resize(g_host.size());
-		s->Init();
-	}
-	for (Host *h : g_host)
-		h->Init();
 	Scenario(o);
 	ns3::Simulator::Schedule(ns3::MicroSeconds(10), &Watch,
 				 (o.time_us + o.drain_us) * 1000);
@@ -569,3 +254,4 @@ int main(int argc, char **argv)
 	ns3::Simulator::Destroy();
 	return 0;
 }
+
