@@ -103,7 +103,9 @@ Pkt *Host::Pull(Port &port, int prio)
 
 		if (f->snd_nxt >= f->npkts)
 			continue;
-		if (cc->inflight_bytes + wire > cc->WindowBytes())
+		if (cc->inflight_bytes + wire > cc->WindowBytes() ||
+		    (cfg.window_bytes &&
+		     cc->inflight_bytes + wire > cfg.window_bytes))
 			continue;	// woken by the next ACK
 		cc->SyncPacer(now);
 		u64 w = rxe_cc_pacer_wait_ns(&cc->pacer, wire, now);

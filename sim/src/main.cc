@@ -52,7 +52,8 @@ void Usage()
 		     "  [--acc-theta-permille N] [--acc-halt-max-ns N] "
 		     "[--dcqcn-time-reset-us N] [--dcqcn-byte-reset N]\n"
 		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
-		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n");
+		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
+		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n");
 	std::exit(2);
 }
 
@@ -115,6 +116,7 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--ack-every") o.host.ack_every = (u32)n;
 		else if (name == "--acc-period-ns") o.host.acc_period_ns = n;
 		else if (name == "--base-rtt-ns") o.host.base_rtt_ns = n;
+		else if (name == "--window-bytes") o.host.window_bytes = n;
 		else Usage();
 	}
 	o.host.algo = o.algo;

@@ -190,6 +190,7 @@ struct HostCfg {
 	u32 ack_every = 1;		// coalesce: one ACK per N packets
 	u64 acc_period_ns = 10000;
 	u64 base_rtt_ns = 0;		// 0: the cores measure it
+	u64 window_bytes = 0;		// inflight cap for every core; 0 = none
 	// 0 = the core's default (or 8 periods for the halt cap)
 	u32 acc_theta_permille = 0;
 	u64 acc_halt_max_ns = 0;
