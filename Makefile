@@ -7,6 +7,7 @@
 #   make check   all tests; ends with "N passed, N failed, N skipped"
 #   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
 #   make eval    every evaluation scenario (S1-S4)
+#   make sim     ns-3 at the ACC paper's scale, reduced grid (FULL=1: paper's)
 #   make clean
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
@@ -19,7 +20,7 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 
 export KVER
 
-.PHONY: all deps module tools check demo eval clean checkpatch check-series
+.PHONY: all deps module tools check demo eval sim clean checkpatch check-series
 
 all: module tools
 
@@ -50,6 +51,9 @@ demo: all
 
 eval: all
 	./eval/run
+
+sim:
+	$(MAKE) -C sim grid FULL=$(FULL)
 
 checkpatch: build/.src-stamp
 	./scripts/checkpatch-series

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lsw_mark.h" /* enum lsw_tcd_state */
+
 #define LSW_NPRIO 8
 #define LSW_NDSCP 64
 #define LSW_MAX_SWITCHES 16
@@ -37,12 +39,6 @@
 #define LSW_TIME_NEVER UINT64_MAX
 
 enum lsw_marking { LSW_MARK_OFF, LSW_MARK_RED, LSW_MARK_TCD };
-
-/*
- * TCD port states (Documentation/rxe-acc/acc.rst); TREND is the silent
- * "leaving UE" check.
- */
-enum lsw_tcd_state { LSW_TCD_NO, LSW_TCD_UE, LSW_TCD_CE, LSW_TCD_TREND };
 
 enum lsw_port_kind { LSW_PORT_HOST, LSW_PORT_LINK };
 

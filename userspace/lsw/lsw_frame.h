@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lsw_mark.h" /* LSW_ECN_* */
+
 #define LSW_ETH_HDR_BYTES 14
 #define LSW_ETH_MIN_BYTES 60 /* without FCS: shorter frames are padded on the wire */
 #define LSW_ETHERTYPE_IPV4 0x0800
@@ -21,12 +23,6 @@
 #define LSW_PFC_OPCODE 0x0101
 #define LSW_PFC_FRAME_BYTES 60
 #define LSW_PFC_QUANTUM_BITS 512 /* one pause quantum = 512 bit times */
-
-/* IP ECN codepoints (RFC 3168); TCD meanings: Documentation/rxe-acc/wire.rst */
-#define LSW_ECN_NOT_ECT 0x0
-#define LSW_ECN_ECT1 0x1 /* TCD: UE */
-#define LSW_ECN_ECT0 0x2 /* TCD: NO */
-#define LSW_ECN_CE 0x3
 
 enum lsw_frame_class {
 	LSW_FRAME_RUNT,     /* shorter than an Ethernet header */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lsw_mark.c - RED and TCD marking decisions; see lsw_mark.h. */
 #include "lsw_mark.h"
-#include "lsw_frame.h"
 #include "lsw_rng.h"
 
 #define NS_PER_S 1000000000ULL
+#define TCD_NEVER UINT64_MAX
 
 void lsw_red_init(struct lsw_red *red, uint64_t kmin_bytes, uint64_t kmax_bytes,
 		  double pmax)
@@ -83,11 +83,11 @@ static void tcd_check(struct lsw_tcd *t, uint64_t q)
 void lsw_tcd_catch_up(struct lsw_tcd *t, uint64_t q, uint64_t now_ns)
 {
 	for (;;) {
-		uint64_t t_exp = t->paused ? t->paused_until_ns : LSW_TIME_NEVER;
+		uint64_t t_exp = t->paused ? t->paused_until_ns : TCD_NEVER;
 		uint64_t t_ue = (t->state == LSW_TCD_UE && !t->paused) ?
 					t->t_on_start_ns + t->max_ton_ns :
-					LSW_TIME_NEVER;
-		uint64_t t_chk = t->state == LSW_TCD_UE ? LSW_TIME_NEVER :
+					TCD_NEVER;
+		uint64_t t_chk = t->state == LSW_TCD_UE ? TCD_NEVER :
 							 t->next_check_ns;
 		uint64_t t_min = earliest(t_exp, earliest(t_ue, t_chk));
 

@@ -4,6 +4,9 @@
  *
  * Both are pure: the caller owns the state and passes queue lengths and
  * times in.  The caller applies the result with lsw_frame_set_ecn().
+ *
+ * Hermetic: this file and lsw_mark.c include nothing of lsw but
+ * lsw_rng.h, so the simulator (sim/) compiles the very same two files.
  */
 #ifndef LSW_MARK_H
 #define LSW_MARK_H
@@ -11,7 +14,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lsw_core.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* IP ECN codepoints (RFC 3168); TCD meanings per acc-tcd-spec.md. */
+#define LSW_ECN_NOT_ECT 0x0
+#define LSW_ECN_ECT1 0x1 /* TCD: UE */
+#define LSW_ECN_ECT0 0x2 /* TCD: NO */
+#define LSW_ECN_CE 0x3
+
+/* TCD port states (acc-tcd-spec.md); TREND is the silent "leaving UE" check. */
+enum lsw_tcd_state { LSW_TCD_NO, LSW_TCD_UE, LSW_TCD_CE, LSW_TCD_TREND };
 
 #define LSW_RED_PROB_ONE (1ULL << 32) /* probabilities in 32-bit fixed point */
 
@@ -71,5 +85,9 @@ void lsw_tcd_on_pfc(struct lsw_tcd *t, uint64_t q_bytes, uint64_t pause_ns,
 		    uint64_t now_ns);
 /* ECN to write on a departing packet with ECN `ecn` (never 00). */
 uint8_t lsw_tcd_remark(enum lsw_tcd_state state, uint8_t ecn);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rxe_cc_hpcc.c - HPCC (Li et al., SIGCOMM'19), sender side, Algorithm 1
+ * of the paper.  Every ACK echoes the INT records of its data packet, one
+ * per switch hop.  Against the previous ACK's records, for each hop i:
+ *
+ *	tx_rate_i = (tx_bytes_i - prev) / (ts_i - prev)
+ *	u_i = min(qlen_i, prev qlen_i) / (B_i T) + tx_rate_i / B_i
+ *
+ * u = max u_i, tau its ts interval (<= T); U = (1 - tau/T) U + tau/T u.
+ * Then W = W_c / (U / eta) + W_AI if U >= eta or inc_stage >= max_stage,
+ * else W = W_c + W_AI.  Once per RTT (the ACK passes the sequence sent
+ * when W_c was last renewed) W_c = W, and inc_stage counts additive
+ * renewals (0 after a multiplicative one).  W lies in [w_min, B T] and
+ * the pacing rate is W / T, at most the line rate.  (Ours: the queue
+ * term is capped at 4 BDP and tx_rate at the hop's rate, so that one odd
+ * record cannot collapse W; U_ONE * 5 bounds u.)
+ *
+ * Units and overflow: utilisations of 2^16; rates u64 bps <= 1.6e12;
+ * T <= 10 ms, so B T / 8e9 <= 2e9 bytes.  Every product of two of them
+ * goes through rxe_cc_mul_div64() (128-bit intermediate).
+ */
+#include "rxe_cc_hpcc.h"
+
+#define HPCC_NS_BITS	(RXE_CC_NSEC_PER_SEC * RXE_CC_BITS_PER_BYTE)
+
+void rxe_cc_hpcc_params_default(struct rxe_cc_hpcc_params *p)
+{
+	*p = (struct rxe_cc_hpcc_params){
+		.line_rate_bps = 100ULL * 1000 * 1000 * 1000,
+		.base_rtt_ns = 10 * RXE_CC_NSEC_PER_USEC,
+		/* B T (1 - eta) / 16 at 100 Gb/s and 10 us: 16 flows */
+		.w_ai_bytes = 400,
+		.w_min_bytes = 1000,
+		.eta = RXE_CC_HPCC_U_ONE * 95 / 100,
+		.max_stage = 5,
+	};
+}
+
+int rxe_cc_hpcc_params_check(const struct rxe_cc_hpcc_params *p)
+{
+	if (p->line_rate_bps < 1000 ||
+	    p->line_rate_bps > RXE_CC_HPCC_MAX_RATE_BPS ||
+	    !p->base_rtt_ns || p->base_rtt_ns > RXE_CC_HPCC_MAX_RTT_NS ||
+	    !p->w_ai_bytes || !p->w_min_bytes ||
+	    !p->eta || p->eta > RXE_CC_HPCC_U_ONE)
+		return -1;
+	return 0;
+}
+
+static u64 hpcc_bdp_bytes(u64 rate_bps, const struct rxe_cc_hpcc_params *p)
+{
+	return rxe_cc_mul_div64(rate_bps, p->base_rtt_ns, HPCC_NS_BITS);
+}
+
+static void hpcc_set_w(struct rxe_cc_hpcc *st,
+		       const struct rxe_cc_hpcc_params *p, u64 w)
+{
+	u64 cap = max_t(u64, hpcc_bdp_bytes(p->line_rate_bps, p),
+			p->w_min_bytes);
+
+	st->w_bytes = clamp_t(u64, w, p->w_min_bytes, cap);
+	st->rate_bps = min_t(u64, rxe_cc_mul_div64(st->w_bytes, HPCC_NS_BITS,
+						   p->base_rtt_ns),
+			     p->line_rate_bps);
+}
+
+void rxe_cc_hpcc_init(struct rxe_cc_hpcc *st,
+		      const struct rxe_cc_hpcc_params *p, u64 now_ns)
+{
+	(void)now_ns;
+	*st = (struct rxe_cc_hpcc){ 0 };
+	hpcc_set_w(st, p, hpcc_bdp_bytes(p->line_rate_bps, p));
+	st->wc_bytes = st->w_bytes;
+}
+
+void rxe_cc_hpcc_on_send(struct rxe_cc_hpcc *st, u32 bytes)
+{
+	st->snd_bytes += bytes;
+}
+
+/* u' of one hop against its previous record, of U_ONE; *dt_ns its span. */
+static u64 hpcc_hop_u(const struct rxe_cc_hpcc_int *h,
+		      const struct rxe_cc_hpcc_int *o,
+		      const struct rxe_cc_hpcc_params *p, u64 *dt_ns)
+{
+	u64 q = min_t(u64, h->qlen_bytes, o->qlen_bytes);
+	u64 bdp = max_t(u64, hpcc_bdp_bytes(h->rate_bps, p), 1);
+	u64 dt = h->ts_ns - o->ts_ns;
+	u64 dtx = h->tx_bytes - o->tx_bytes;
+	u64 tx_rate;
+
+	*dt_ns = dt;
+	tx_rate = rxe_cc_mul_div64(dtx, HPCC_NS_BITS, dt);
+	/* a counter can not run faster than its link: bounds the sum */
+	tx_rate = min_t(u64, tx_rate, h->rate_bps);
+	return rxe_cc_mul_div64(min_t(u64, q, 4 * bdp), RXE_CC_HPCC_U_ONE,
+				bdp) +
+	       rxe_cc_mul_div64(tx_rate, RXE_CC_HPCC_U_ONE, h->rate_bps);
+}
+
+/* MeasureInflight: false when there is no usable INT yet. */
+static bool hpcc_measure(struct rxe_cc_hpcc *st,
+			 const struct rxe_cc_hpcc_params *p,
+			 const struct rxe_cc_hpcc_int *hop, u32 nhop)
+{
+	u64 u = 0, tau = 0;
+	bool ok = st->nhop == nhop && nhop > 0;
+	u32 i;
+
+	for (i = 0; ok && i < nhop; i++) {
+		u64 dt, ui;
+
+		if (hop[i].ts_ns <= st->prev[i].ts_ns || !hop[i].rate_bps ||
+		    hop[i].tx_bytes < st->prev[i].tx_bytes) {
+			ok = false;
+			break;
+		}
+		ui = hpcc_hop_u(&hop[i], &st->prev[i], p, &dt);
+		if (ui > u) {
+			u = ui;
+			tau = dt;
+		}
+	}
+	for (i = 0; i < nhop; i++)
+		st->prev[i] = hop[i];
+	st->nhop = nhop;
+	if (!ok)
+		return false;
+	tau = min_t(u64, tau, p->base_rtt_ns);
+	st->u = rxe_cc_div64(st->u * (p->base_rtt_ns - tau) + u * tau,
+			     p->base_rtt_ns);
+	return true;
+}
+
+void rxe_cc_hpcc_on_ack(struct rxe_cc_hpcc *st,
+			const struct rxe_cc_hpcc_params *p, u32 acked_bytes,
+			const struct rxe_cc_hpcc_int *hop, u32 nhop,
+			u64 now_ns)
+{
+	bool update_wc;
+	u64 w;
+
+	(void)now_ns;
+	nhop = min_t(u32, nhop, RXE_CC_HPCC_MAX_HOPS);
+	st->acked_bytes += acked_bytes;
+	if (!hpcc_measure(st, p, hop, nhop))
+		return;
+	update_wc = st->acked_bytes > st->last_update_seq;
+	if (st->u >= p->eta || st->inc_stage >= p->max_stage) {
+		w = rxe_cc_mul_div64(st->wc_bytes, p->eta,
+				     max_t(u64, st->u, 1)) + p->w_ai_bytes;
+		if (update_wc)
+			st->inc_stage = 0;
+	} else {
+		w = st->wc_bytes + p->w_ai_bytes;
+		if (update_wc)
+			st->inc_stage++;
+	}
+	hpcc_set_w(st, p, w);
+	if (update_wc) {
+		st->wc_bytes = st->w_bytes;
+		st->last_update_seq = st->snd_bytes;
+	}
+}
+
+u64 rxe_cc_hpcc_window_bytes(const struct rxe_cc_hpcc *st)
+{
+	return st->w_bytes;
+}
+
+u64 rxe_cc_hpcc_rate_bps(const struct rxe_cc_hpcc *st)
+{
+	return st->rate_bps;
+}

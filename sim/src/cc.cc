@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * cc.cc - the glue between a simulated flow and the rxe-acc cores.  Each
+ * class mirrors what rxe_cc_algos.c does for a QP: the same calls, in the
+ * same order, with the line rate of the host's port.
+ */
+#include <cstdio>
+#include <cstdlib>
+
+#include "cc.h"
+
+#include "cores.h"
+
+namespace sim {
+
+bool Cc::SyncPacer(u64 now)
+{
+	u64 r = RateBps(now);
+
+	if (r == paced_bps)
+		return false;
+	rxe_cc_pacer_set_rate(&pacer, r, now);
+	paced_bps = r;
+	return true;
+}
+
+namespace {
+
+void Die(const char *what)
+{
+	std::fprintf(stderr, "sim: %s\n", what);
+	std::exit(2);
+}
+
+class NoCc : public Cc {
+public:
+	void OnAck(u32, int, u64, const Pkt *, u64) override {}
+	u64 RateBps(u64) override { return line_bps; }
+};
+
+// A knob given on the command line (0 = keep the core's default).
+void Set(u32 *knob, u32 v)
+{
+	if (v)
+		*knob = v;
+}
+
+class DcqcnCc : public Cc {
+public:
+	DcqcnCc(const HostCfg &c, u64 line, u64 now)
+	{
+		rxe_cc_dcqcn_params_default(&p_);
+		p_.line_rate_mbps = (u32)(line / RXE_CC_DCQCN_MBPS);
+		Set(&p_.rpg_time_reset_us, c.dcqcn_time_reset_us);
+		Set(&p_.rpg_byte_reset_bytes, c.dcqcn_byte_reset);
+		Set(&p_.rpg_ai_rate_mbps, c.dcqcn_ai_mbps);
+		Set(&p_.rpg_hai_rate_mbps, c.dcqcn_hai_mbps);
+		Set(&p_.dce_tcp_rtt_us, c.dcqcn_alpha_us);
+		Set(&p_.rate_reduce_monitor_period_us, c.dcqcn_rrmp_us);
+		if (rxe_cc_dcqcn_params_check(&p_))
+			Die("bad DCQCN parameters");
+		rxe_cc_dcqcn_init(&rp_, &p_, now);
+	}
+	void OnSend(u32 bytes, u64 now) override
+	{
+		rxe_cc_dcqcn_on_bytes_sent(&rp_, &p_, bytes, now, nullptr);
+	}
+	void OnAck(u32, int, u64, const Pkt *, u64) override {}
+	void OnCnp(u64 now) override
+	{
+		rxe_cc_dcqcn_on_cnp(&rp_, &p_, now, nullptr);
+	}
+	void OnTimer(u64 now) override
+	{
+		rxe_cc_dcqcn_on_timer(&rp_, &p_, now, nullptr);
+	}
+	u64 NextTimerNs() override
+	{
+		return rxe_cc_dcqcn_next_timer_ns(&rp_, &p_);
+	}
+	u64 RateBps(u64) override { return rxe_cc_dcqcn_rate_bps(&rp_); }
+
+private:
+	struct rxe_cc_dcqcn_params p_;
+	struct rxe_cc_dcqcn_rp rp_;
+};
+
+/*
+ * "ACC without halt" (the paper's ablation) is a glue knob, not a core
+ * change: the core halts as usual, but the pacer keeps sending at R, the
+ * rate the core would resume at.
+ */
+class AccCc : public Cc {
+public:
+	AccCc(const HostCfg &c, u64 line, u64 now) : no_halt_(c.algo == Algo::AccNoHalt)
+	{
+		rxe_cc_acc_params_default(&p_);
+		p_.line_rate_bps = line;
+		p_.period_ns = c.acc_period_ns;
+		p_.halt_max_ns = c.acc_halt_max_ns ? c.acc_halt_max_ns :
+						     8 * c.acc_period_ns;
+		Set(&p_.theta_ce_permille, c.acc_theta_permille);
+		p_.base_rtt_ns = c.base_rtt_ns;
+		if (rxe_cc_acc_params_check(&p_))
+			Die("bad ACC parameters");
+		rxe_cc_acc_init(&st_, &p_, now);
+	}
+	void OnSend(u32 bytes, u64 now) override
+	{
+		rxe_cc_acc_on_send(&st_, bytes, now);
+	}
+	void OnAck(u32 bytes, int mark, u64 rtt, const Pkt *, u64 now) override
+	{
+		struct rxe_cc_acc_ev ev;
+
+		rxe_cc_acc_on_ack(&st_, &p_, bytes, (enum rxe_cc_mark)mark, rtt,
+				  now, &ev);
+	}
+	void OnTimer(u64 now) override
+	{
+		struct rxe_cc_acc_ev ev;
+
+		rxe_cc_acc_on_timer(&st_, &p_, now, &ev);
+	}
+	u64 NextTimerNs() override { return rxe_cc_acc_next_timer_ns(&st_); }
+	u64 RateBps(u64 now) override
+	{
+		return no_halt_ ? st_.rate_bps : rxe_cc_acc_rate_bps(&st_, now);
+	}
+
+private:
+	bool no_halt_;
+	struct rxe_cc_acc_params p_;
+	struct rxe_cc_acc st_;
+};
+
+class TimelyCc : public Cc {
+public:
+	TimelyCc(const HostCfg &c, u64 line, u64 now)
+	{
+		rxe_cc_timely_params_default(&p_);
+		p_.line_rate_bps = line;
+		if (c.base_rtt_ns)
+			p_.min_rtt_ns = c.base_rtt_ns;
+		if (rxe_cc_timely_params_check(&p_))
+			Die("bad TIMELY parameters");
+		rxe_cc_timely_init(&st_, &p_, now);
+	}
+	void OnAck(u32 bytes, int, u64 rtt, const Pkt *, u64 now) override
+	{
+		rxe_cc_timely_on_ack(&st_, &p_, bytes, rtt, now);
+	}
+	u64 RateBps(u64) override { return rxe_cc_timely_rate_bps(&st_); }
+
+private:
+	struct rxe_cc_timely_params p_;
+	struct rxe_cc_timely st_;
+};
+
+class HpccCc : public Cc {
+public:
+	HpccCc(const HostCfg &c, u64 line, u64 now)
+	{
+		rxe_cc_hpcc_params_default(&p_);
+		p_.line_rate_bps = line;
+		p_.base_rtt_ns = c.base_rtt_ns ? c.base_rtt_ns : 10000;
+		if (rxe_cc_hpcc_params_check(&p_))
+			Die("bad HPCC parameters");
+		rxe_cc_hpcc_init(&st_, &p_, now);
+	}
+	void OnSend(u32 bytes, u64) override
+	{
+		rxe_cc_hpcc_on_send(&st_, bytes);
+	}
+	void OnAck(u32 bytes, int, u64, const Pkt *ack, u64 now) override
+	{
+		struct rxe_cc_hpcc_int hops[RXE_CC_HPCC_MAX_HOPS];
+		u32 n = ack->nhop < RXE_CC_HPCC_MAX_HOPS ? ack->nhop :
+							   RXE_CC_HPCC_MAX_HOPS;
+
+		for (u32 i = 0; i < n; i++) {
+			hops[i].ts_ns = ack->hop[i].ts_ns;
+			hops[i].tx_bytes = ack->hop[i].tx_bytes;
+			hops[i].qlen_bytes = ack->hop[i].qlen_bytes;
+			hops[i].rate_bps = ack->hop[i].rate_bps;
+		}
+		rxe_cc_hpcc_on_ack(&st_, &p_, bytes, hops, n, now);
+	}
+	u64 RateBps(u64) override { return rxe_cc_hpcc_rate_bps(&st_); }
+	u64 WindowBytes() override { return rxe_cc_hpcc_window_bytes(&st_); }
+
+private:
+	struct rxe_cc_hpcc_params p_;
+	struct rxe_cc_hpcc st_;
+};
+
+}  // namespace
+
+std::unique_ptr<Cc> MakeCc(const HostCfg &cfg, u64 line_bps, u32 burst_bytes,
+			   u64 now)
+{
+	std::unique_ptr<Cc> cc;
+
+	switch (cfg.algo) {
+	case Algo::None: cc.reset(new NoCc()); break;
+	case Algo::Dcqcn: cc.reset(new DcqcnCc(cfg, line_bps, now)); break;
+	case Algo::Acc:
+	case Algo::AccNoHalt: cc.reset(new AccCc(cfg, line_bps, now)); break;
+	case Algo::Timely: cc.reset(new TimelyCc(cfg, line_bps, now)); break;
+	case Algo::Hpcc: cc.reset(new HpccCc(cfg, line_bps, now)); break;
+	}
+	cc->line_bps = line_bps;
+	cc->paced_bps = cc->RateBps(now);
+	rxe_cc_pacer_init(&cc->pacer, cc->paced_bps, burst_bytes, now);
+	return cc;
+}
+
+}  // namespace sim

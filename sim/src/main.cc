@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * main.cc - the command line of rxe-acc-sim, the run and its report.
+ *
+ *   rxe-acc-sim --topo incast|victim|leafspine|ring --algo none|dcqcn|acc|
+ *               acc-nohalt|timely|hpcc [--workload web|hadoop --load 0.5]
+ *               [--time-us T] [--fct FILE] [knobs]
+ *
+ * Prints one JSON object (the run's counters); --fct writes one CSV line
+ * per flow (size, start, FCT, ideal FCT) for sim/tools/report.py.
+ */
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cc.h"
+#include "scenario.h"
+
+#include "ns3/global-value.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+using namespace sim;
+
+namespace {
+
+bool Arg(int &i, int argc, char **argv, const char *name, std::string *v)
+{
+	if (std::strcmp(argv[i], name) || i + 1 >= argc)
+		return false;
+	*v = argv[++i];
+	return true;
+}
+
+void Usage()
+{
+	std::fprintf(stderr, "usage: rxe-acc-sim --topo incast|victim|leafspine|ring "
+		     "--algo none|dcqcn|acc|acc-nohalt|timely|hpcc [--workload "
+		     "web|hadoop] [--load F] [--time-us N] [--seed N] [--fct F]\n"
+		     "  [--senders N] [--bytes N] [--tors N] [--hosts-per-tor N] "
+		     "[--spines N] [--host-gbps N] [--core-gbps N] [--delay-ns N]\n"
+		     "  [--xoff N] [--xon N] [--quanta N] [--no-pfc] "
+		     "[--marking off|red|tcd] [--tcd-k N] [--tcd-period-ns N]\n"
+		     "  [--ack-every N] [--acc-period-ns N] [--drain-us N] "
+		     "[--host-mbps N] [--core-mbps N] [--red-kmin N] [--red-kmax N]\n"
+		     "  [--acc-theta-permille N] [--acc-halt-max-ns N] "
+		     "[--dcqcn-time-reset-us N] [--dcqcn-byte-reset N]\n"
+		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
+		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
+		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n");
+	std::exit(2);
+}
+
+Opts Parse(int argc, char **argv)
+{
+	Opts o;
+	std::string v, marking;
+
+	for (int i = 1; i < argc; i++) {
+		if (Arg(i, argc, argv, "--topo", &o.topo)) continue;
+		if (Arg(i, argc, argv, "--workload", &o.workload)) continue;
+		if (Arg(i, argc, argv, "--cdf-dir", &o.cdf_dir)) continue;
+		if (Arg(i, argc, argv, "--fct", &o.fct_path)) continue;
+		if (Arg(i, argc, argv, "--marking", &marking)) continue;
+		if (Arg(i, argc, argv, "--scheduler", &o.scheduler)) continue;
+		if (Arg(i, argc, argv, "--algo", &v)) {
+			if (!ParseAlgo(v, &o.algo))
+				Usage();
+			continue;
+		}
+		if (!std::strcmp(argv[i], "--no-pfc")) {
+			o.sw.pfc_enabled = false;
+			continue;
+		}
+		std::string name = argv[i];
+		if (i + 1 >= argc)
+			Usage();
+		double x = std::atof(argv[++i]);
+		u64 n = (u64)x;
+		if (name == "--load") o.load = x;
+		else if (name == "--time-us") o.time_us = n;
+		else if (name == "--drain-us") o.drain_us = n;
+		else if (name == "--seed") o.seed = n;
+		else if (name == "--senders") o.senders = (int)n;
+		else if (name == "--bytes") o.incast_bytes = n;
+		else if (name == "--tors") o.tors = (int)n;
+		else if (name == "--hosts-per-tor") o.hosts_per_tor = (int)n;
+		else if (name == "--spines") o.spines = (int)n;
+		else if (name == "--host-gbps") o.host_bps = n * 1000000000ull;
+		else if (name == "--core-gbps") o.core_bps = n * 1000000000ull;
+		else if (name == "--host-mbps") o.host_bps = n * 1000000ull;
+		else if (name == "--core-mbps") o.core_bps = n * 1000000ull;
+		else if (name == "--red-kmin") o.sw.red_kmin = n;
+		else if (name == "--red-kmax") o.sw.red_kmax = n;
+		else if (name == "--acc-theta-permille") o.host.acc_theta_permille = (u32)n;
+		else if (name == "--acc-halt-max-ns") o.host.acc_halt_max_ns = n;
+		else if (name == "--dcqcn-time-reset-us") o.host.dcqcn_time_reset_us = (u32)n;
+		else if (name == "--dcqcn-byte-reset") o.host.dcqcn_byte_reset = (u32)n;
+		else if (name == "--dcqcn-ai-mbps") o.host.dcqcn_ai_mbps = (u32)n;
+		else if (name == "--dcqcn-hai-mbps") o.host.dcqcn_hai_mbps = (u32)n;
+		else if (name == "--dcqcn-alpha-us") o.host.dcqcn_alpha_us = (u32)n;
+		else if (name == "--dcqcn-rrmp-us") o.host.dcqcn_rrmp_us = (u32)n;
+		else if (name == "--delay-ns") o.delay_ns = n;
+		else if (name == "--xoff") o.sw.xoff_bytes = n;
+		else if (name == "--buffer") o.sw.buffer_bytes = n;
+		else if (name == "--xon") o.sw.xon_bytes = n;
+		else if (name == "--quanta") o.sw.pause_quanta = (uint16_t)n;
+		else if (name == "--tcd-k") o.sw.tcd_k_bytes = n;
+		else if (name == "--tcd-period-ns") o.sw.tcd_period_ns = n;
+		else if (name == "--ack-every") o.host.ack_every = (u32)n;
+		else if (name == "--acc-period-ns") o.host.acc_period_ns = n;
+		else if (name == "--base-rtt-ns") o.host.base_rtt_ns = n;
+		else if (name == "--window-bytes") o.host.window_bytes = n;
+		else Usage();
+	}
+	o.host.algo = o.algo;
+	// each algorithm with the switch marking it was designed with
+	if (marking.empty())
+		marking = o.algo == Algo::Dcqcn ? "red" :
+			  (o.algo == Algo::Acc || o.algo == Algo::AccNoHalt) ?
+			  "tcd" : "off";
+	o.sw.marking = marking == "red" ? Marking::Red :
+		       marking == "tcd" ? Marking::Tcd : Marking::Off;
+	o.sw.int_enabled = o.algo == Algo::Hpcc;
+	return o;
+}
+
+void Report(const Opts &o, double wall_s)
+{
+	u64 drops_lossless = 0, drops_ctrl = 0, pause_tx = 0, resume_tx = 0;
+	u64 pause_rx_host = 0, max_q = 0, max_used = 0;
+	u64 paused_ns = 0, host_paused_ns = 0;
+	u64 first_pause = ~0ull, first_resume = ~0ull;
+	std::ostringstream ports;
+
+	for (Switch *s : g_sw) {
+		drops_lossless += s->st.drops[kPrioData];
+		drops_ctrl += s->st.drops[kPrioCtrl];
+		pause_tx += s->st.pause_tx;
+		resume_tx += s->st.resume_tx;
+		max_used = std::max(max_used, s->st.max_used_bytes);
+		first_pause = std::min(first_pause, s->st.first_pause_ns);
+		first_resume = std::min(first_resume, s->st.first_resume_ns);
+		for (const Port &p : s->ports) {
+			max_q = std::max(max_q, p.st.max_q_bytes);
+			paused_ns += p.st.paused_ns;
+			ports << (ports.tellp() ? "," : "") << "{\"sw\":" << s->id()
+			      << ",\"port\":" << p.idx << ",\"ce\":" << p.st.ce_marks
+			      << ",\"ue\":" << p.st.ue_marks << ",\"pause_rx\":"
+			      << p.st.pause_rx << ",\"max_q\":" << p.st.max_q_bytes
+			      << ",\"q_mean\":" << p.st.q_area / std::max<u64>(NowNs(), 1)
+			      << ",\"tcd\":" << (int)p.tcd.state << ",\"q\":" << p.q_bytes[kPrioData]
+			      << ",\"qc\":" << p.q_bytes[kPrioCtrl] << ",\"busy\":" << p.busy
+			      << ",\"paused\":" << p.Paused(kPrioData, NowNs()) << "}";
+		}
+	}
+	for (Host *h : g_host) {
+		pause_rx_host += h->ports[0].st.pause_rx;
+		host_paused_ns += h->ports[0].st.paused_ns;
+	}
+	std::ostringstream flows;
+	u64 retx = 0, last_rx = 0;
+	for (Host *h : g_host) {
+		retx += h->st.retx;
+		last_rx = std::max(last_rx, h->st.last_rx_ns);
+	}
+	/*
+	 * Deadlock: flows remain, yet no host has received data for 1 ms
+	 * while switch buffers still hold packets (PFC holds them forever).
+	 */
+	u64 held = 0;
+	for (Switch *s : g_sw)
+		held += s->used_bytes;
+	bool deadlock = g_done < g_flows.size() && held &&
+			NowNs() - last_rx >= 1000000;
+	for (const Flow *f : g_flows)
+		if (f->size_bytes && g_flows.size() <= 16)
+			flows << (flows.tellp() ? "," : "") << "{\"id\":" << f->id
+			      << ",\"fct_ns\":" << (f->finish_ns ? f->finish_ns - f->start_ns : 0)
+			      << ",\"ideal_ns\":" << IdealNs(o, f)
+			      << ",\"ce\":" << f->marks_ce << ",\"ue\":" << f->marks_ue << "}";
+	if (!o.fct_path.empty()) {
+		std::ofstream out(o.fct_path);
+		out << "id,src,dst,size_bytes,start_ns,fct_ns,ideal_ns\n";
+		for (const Flow *f : g_flows)
+			out << f->id << "," << f->src << "," << f->dst << ","
+			    << f->size_bytes << "," << f->start_ns << ","
+			    << (f->finish_ns ? f->finish_ns - f->start_ns : 0) << ","
+			    << IdealNs(o, f) << "\n";
+	}
+	u64 events = ns3::Simulator::GetEventCount();
+	std::printf("{\"algo\":\"%s\",\"topo\":\"%s\",\"workload\":\"%s\","
+		    "\"load\":%.2f,\"hosts\":%zu,\"flows\":%zu,\"done\":%llu,"
+		    "\"sim_ns\":%llu,\"events\":%llu,\"wall_s\":%.3f,"
+		    "\"events_per_s\":%.0f,\"drops_lossless\":%llu,"
+		    "\"drops_ctrl\":%llu,\"pause_tx\":%llu,\"resume_tx\":%llu,"
+		    "\"pause_rx_host\":%llu,\"paused_ns\":%llu,"
+		    "\"host_paused_ns\":%llu,\"first_pause_ns\":%lld,"
+		    "\"first_resume_ns\":%lld,\"max_q_bytes\":%llu,"
+		    "\"max_buffer_bytes\":%llu,\"retx_pkts\":%llu,"
+		    "\"last_rx_ns\":%llu,\"held_bytes\":%llu,\"deadlock\":%s,"
+		    "\"ports\":[%s],\"flow_list\":[%s]}\n",
+		    AlgoName(o.algo), o.topo.c_str(), o.workload.c_str(), o.load,
+		    g_host.size(), g_flows.size(), (unsigned long long)g_done,
+		    (unsigned long long)NowNs(), (unsigned long long)events, wall_s,
+		    events / std::max(wall_s, 1e-9),
+		    (unsigned long long)drops_lossless, (unsigned long long)drops_ctrl,
+		    (unsigned long long)pause_tx, (unsigned long long)resume_tx,
+		    (unsigned long long)pause_rx_host, (unsigned long long)paused_ns,
+		    (unsigned long long)host_paused_ns,
+		    first_pause == ~0ull ? -1LL : (long long)first_pause,
+		    first_resume == ~0ull ? -1LL : (long long)first_resume,
+		    (unsigned long long)max_q, (unsigned long long)max_used,
+		    (unsigned long long)retx, (unsigned long long)last_rx,
+		    (unsigned long long)held, deadlock ? "true" : "false",
+		    ports.str().c_str(),
+		    flows.str().c_str());
+}
+
+// Stops the run once every flow is done (timers would otherwise tick on).
+void Watch(u64 end_ns)
+{
+	if ((g_done == g_flows.size() && NowNs() > 0) || NowNs() >= end_ns) {
+		ns3::Simulator::Stop();
+		return;
+	}
+	ns3::Simulator::Schedule(ns3::MicroSeconds(10), &Watch, end_ns);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+	Opts o = Parse(argc, argv);
+
+	if (!o.scheduler.empty())
+		ns3::GlobalValue::Bind("SchedulerType",
+				       ns3::StringValue(o.scheduler));
+
+	if (!BuildTopology(o))
+		Usage();
+	Scenario(o);
+	ns3::Simulator::Schedule(ns3::MicroSeconds(10), &Watch,
+				 (o.time_us + o.drain_us) * 1000);
+	auto t0 = std::chrono::steady_clock::now();
+	ns3::Simulator::Run();
+	double wall = std::chrono::duration<double>(
+		std::chrono::steady_clock::now() - t0).count();
+	Report(o, wall);
+	ns3::Simulator::Destroy();
+	return 0;
+}
+

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * scenario.h - what one run simulates: the options, the nodes and flows
+ * built from them (topo.cc), the traffic (workload.cc).
+ */
+#ifndef SIM_SCENARIO_H
+#define SIM_SCENARIO_H
+
+#include <string>
+#include <vector>
+
+#include "net.h"
+
+namespace sim {
+
+struct Opts {
+	std::string topo = "incast";
+	std::string workload = "";
+	std::string cdf_dir = SIM_DATA_DIR;	// the Makefile sets it
+	std::string fct_path;
+	std::string scheduler;	// ns-3 SchedulerType, e.g. ns3::HeapScheduler
+	Algo algo = Algo::None;
+	double load = 0.5;
+	u64 time_us = 1000;	// arrivals (workload) or flow start window
+	u64 drain_us = 20000;	// extra time for the last flows to finish
+	u64 seed = 1;
+	u64 host_bps = 100000000000ull, core_bps = 400000000000ull;
+	u64 delay_ns = 1000;
+	int senders = 2;	// incast fan-in
+	u64 incast_bytes = 1000000;
+	int tors = 4, hosts_per_tor = 8, spines = 2;
+	SwitchCfg sw;
+	HostCfg host;
+};
+
+// The run's nodes and flows (one simulation per process).
+extern std::vector<Switch *> g_sw;
+extern std::vector<Host *> g_host;
+extern std::vector<Flow *> g_flows;
+extern u64 g_done;
+
+// Builds o.topo; false if unknown.
+bool BuildTopology(const Opts &o);
+// Schedules the flows: the workload, or the topology's fixed flows.
+void Scenario(const Opts &o);
+// FCT of the flow alone on an idle path.
+u64 IdealNs(const Opts &o, const Flow *f);
+
+}  // namespace sim
+
+#endif
