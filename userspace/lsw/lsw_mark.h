@@ -18,13 +18,16 @@
 extern "C" {
 #endif
 
-/* IP ECN codepoints (RFC 3168); TCD meanings per acc-tcd-spec.md. */
+/* IP ECN codepoints (RFC 3168); TCD meanings: Documentation/rxe-acc/wire.rst */
 #define LSW_ECN_NOT_ECT 0x0
 #define LSW_ECN_ECT1 0x1 /* TCD: UE */
 #define LSW_ECN_ECT0 0x2 /* TCD: NO */
 #define LSW_ECN_CE 0x3
 
-/* TCD port states (acc-tcd-spec.md); TREND is the silent "leaving UE" check. */
+/*
+ * TCD port states (Documentation/rxe-acc/acc.rst); TREND is the silent
+ * "leaving UE" check.
+ */
 enum lsw_tcd_state { LSW_TCD_NO, LSW_TCD_UE, LSW_TCD_CE, LSW_TCD_TREND };
 
 #define LSW_RED_PROB_ONE (1ULL << 32) /* probabilities in 32-bit fixed point */
