@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A CC QP forced into ERROR stops its CC timers.  rc-mix (selftests/verbs)
+# WRITEs without end from rxb to rxa at a 5 Mb/s line rate, every packet it
+# sends leaves CE-marked (tc pedit on rxb's egress), so the QP is paced
+# low and, with ACC, halts again and again.  Once the QP is paced (DCQCN:
+# cut below the line rate by a CNP; ACC: halted), rc-mix moves it to
+# ERROR with ibv_modify_qp and writes a trace marker right after; the QP
+# then stays in ERROR for HOLD_S seconds before it is destroyed.
+#   * at the marker the QP was paced (DCQCN: rate below the line rate) and
+#     halted (ACC: its last rate event says 0);
+#   * after the marker, no rxe_cc_period or rxe_cc_rate event of that QP;
+#   * the flushed work completes, no splat.
+# Runs in the test VM: make -C selftests/verbs && selftests/rxe/vm-suite cc-error.sh
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/ktap.sh"
+. "$here/../lib/rxe.sh"
+. "$here/../lib/rc-mix.sh"
+
+trap rxe_cleanup EXIT
+rxe_dmesg_clean >/dev/null
+
+HOLD_S=${HOLD_S:-2}
+LINE_MBPS=5
+T=/sys/kernel/tracing
+
+ktap_header "a CC QP forced into ERROR stops its timers" 9
+
+if [ ! -x "$MIX_BIN" ]; then
+	ktap_fail "rc-mix built ($MIX_BIN missing: make -C selftests/verbs)"
+	exit 1
+fi
+if mix_hosts 1500 && rxe_mark_ce rxb vb && rxe_tracefs; then
+	ktap_pass "two namespaces, CE on everything rxb sends, rxe_cc trace events"
+else
+	ktap_fail "two namespaces, CE on everything rxb sends, rxe_cc trace events"
+	exit 1
+fi
+
+cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
+both() { echo "$2" >"$(cc rxe_a)/$1" && echo "$2" >"$(cc rxe_b)/$1"; }
+
+# paced ALGO QPN: the client's QP is where the case wants it: halted
+# (ACC) or cut below the line rate (DCQCN).
+paced() {
+	local f
+	if [ "$1" = acc ]; then
+		f=$(rxe_rc_qps rxe_b acc_halted | awk -v q="$2" '$1 == q {print $2}')
+		[ "$f" = 1 ]
+	else
+		f=$(rxe_rc_qps rxe_b cc_rate_bps | awk -v q="$2" '$1 == q {print $2}')
+		[ -n "$f" ] && [ "$f" != - ] && [ "$f" -lt $((LINE_MBPS * 1000000)) ]
+	fi
+}
+
+# trace_figures QPN: from the trace, for rxe_b's QPN: the marker seen
+# (MARK), its rate events and periods before it (PRE_RATE, PRE_PERIOD),
+# the last rate before it (LAST_BPS) and every event after it (POST).
+trace_figures() {
+	read -r MARK PRE_RATE PRE_PERIOD LAST_BPS POST < <(awk -v q="$1" '
+		/tracing_mark_write: rc-mix: qpn=/ && $0 ~ ("qpn=" q " error") { m = 1; next }
+		!/dev=rxe_b / || $0 !~ (" qpn=" q " ") { next }
+		/rxe_cc_rate:|rxe_cc_period:/ {
+			if (m) { post++; next }
+			if (/rxe_cc_rate:/) {
+				pr++
+				for (i = 1; i <= NF; i++) if ($i ~ /^new_bps=/) last = substr($i, 9)
+			} else pp++
+		}
+		END { print m + 0, pr + 0, pp + 0, (last == "" ? -1 : last), post + 0 }' "$2")
+}
+
+error_case() {
+	local algo=$1 qpn ok=0 flushed=0 d=${OUT_DIR:-/tmp}/$1
+	MIX_DIR=$d
+	mkdir -p "$d"
+	both algorithm "$algo" && both line_rate_mbps "$LINE_MBPS" &&
+	both acc_period_us 4000 && both acc_halt_max_us 32000 || {
+		ktap_fail "$algo: knobs"; return
+	}
+	echo 0 >$T/tracing_on
+	: >$T/trace
+	echo 1 >$T/events/rxe_cc/enable
+	echo 0 >$T/events/rxe_cc/rxe_cc_ack/enable
+	echo 1 >$T/tracing_on
+	if mix_server rxa 10.10.0.1 -T 60; then
+		mix_client rxb 10.10.0.1 -E -T 60 -R 0 -w 8 -W 65536
+		if mix_wait cli "^rc-mix: connected" 10; then
+			qpn=$(mix_field cli qpn)
+			for _ in $(seq 200); do
+				paced "$algo" "$qpn" && { ok=1; break; }
+				sleep 0.05
+			done
+			kill -USR2 "$MIX_CLI_PID"
+			mix_wait cli "^rc-mix: held-in-error" 10 && flushed=1
+			sleep "$HOLD_S"
+		fi
+	fi
+	mix_end
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/rxe_cc/enable
+	cp $T/trace "$d/trace.txt"
+	trace_figures "${qpn:-x}" "$d/trace.txt"
+	ktap_diag "$algo: qpn ${qpn:-?}, paced when signalled: $ok; before the marker: $PRE_RATE rate events, $PRE_PERIOD periods, last rate $LAST_BPS b/s; after: $POST events in ${HOLD_S} s in ERROR"
+	if [ "$algo" = acc ]; then
+		ktap_check "$algo: at the ERROR transition the QP was halted (last rate $LAST_BPS b/s)" \
+			test "$MARK" = 1 -a "$LAST_BPS" = 0
+	else
+		ktap_check "$algo: at the ERROR transition the QP was paced below ${LINE_MBPS} Mb/s (last rate $LAST_BPS b/s)" \
+			test "$MARK" = 1 -a "$LAST_BPS" -ge 0 -a "$LAST_BPS" -lt $((LINE_MBPS * 1000000))
+	fi
+	ktap_check "$algo: no rxe_cc_period/rxe_cc_rate event of the QP after ERROR ($POST in ${HOLD_S} s)" \
+		test "$MARK" = 1 -a "$POST" = 0
+	ktap_check "$algo: the flushed work completes, rc-mix exits 0 (exit ${MIX_CLI_RC:-?})" \
+		test "$flushed" = 1 -a "$MIX_CLI_RC" = 0
+	ktap_check "$algo: no splat" rxe_dmesg_clean
+}
+
+error_case acc
+error_case dcqcn
+
+ktap_finish
