@@ -68,7 +68,7 @@ rxe_perf ib_write_bw rxa rxe_a 10.10.0.1 rxa rxe_a -n $ITERS -s $SIZE >/dev/null
 rc=$?
 trace_acks off
 wire=$(($(va_tx) - tx0))
-read -r acks rtts _ < <(ack_figures rxe_a)
+read -r acks rtts _ <<<"$(ack_figures rxe_a)"
 cp $T/trace "${OUT_DIR:-/tmp}/trace-loopback.txt"
 ktap_diag "loopback: perftest exit $rc, $pkts packets sent, $acks ACK events, $rtts with an RTT, $wire packets on va"
 ktap_check "loopback: the flow completes without touching the wire ($wire packets on va)" \
@@ -85,7 +85,7 @@ rc=$?
 trace_acks off
 rxe_unmark_ce rxb vb
 ce=$(($(rxe_counter rxe_b acc_ce_acks) - ce0))
-read -r acks rtts marks < <(ack_figures rxe_b)
+read -r acks rtts marks <<<"$(ack_figures rxe_b)"
 cp $T/trace "${OUT_DIR:-/tmp}/trace-marks.txt"
 ktap_diag "marks: perftest exit $rc, acc_ce_acks $ce, $acks ACK events, $marks with mark=ce"
 ktap_check "marks: CE on the data comes back in the ACKs (acc_ce_acks $ce, trace $marks)" \

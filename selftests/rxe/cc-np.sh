@@ -5,6 +5,7 @@
 # rxa (receiver) runs none, rxb (sender) runs DCQCN, and every RoCE packet
 # rxb sends leaves CE-marked (tc pedit on its egress).  ib_write_bw rxb ->
 # rxa at traffic class 0 (priority 0):
+#   * control: with rxa on DCQCN too, the marks make rxa send CNPs;
 #   * cc/prio<N>_np exists, defaults to 1, rejects 2;
 #   * with prio0_np = 1 on rxa: rxa counts the marks and sends CNPs
 #     (np_cnp_sent), rxb handles them (rp_cnp_handled);
@@ -22,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "notification point with the receiver's algorithm none" 7
+ktap_header "notification point with the receiver's algorithm none" 8
 
 cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 
@@ -40,7 +41,7 @@ knob_case() {
 	local v0 rc v1
 	v0=$(cat "$np" 2>/dev/null)
 	rc=0
-	echo 2 >"$np" 2>/dev/null || rc=1
+	{ echo 2 >"$np"; } 2>/dev/null || rc=1
 	v1=$(cat "$np" 2>/dev/null)
 	echo "# prio0_np: default '${v0:-missing}', write 2: status $rc, then '${v1:-missing}'"
 	[ "$v0" = 1 ] && [ "$rc" != 0 ] && [ "$v1" = 1 ] &&
@@ -62,22 +63,29 @@ flow() {
 	echo "# $1: flow exit $FLOW_RC, CE packets at rxa $MARKED, CNPs sent by rxa $SENT, handled by rxb $HANDLED"
 }
 
+# Control: the marks make a DCQCN receiver send CNPs.
+echo dcqcn >"$(cc rxe_a)/algorithm"
+flow "receiver dcqcn"
+echo none >"$(cc rxe_a)/algorithm"
+ktap_check "control: a DCQCN receiver sends CNPs ($SENT) for the CE it gets ($MARKED), the sender handles them ($HANDLED)" \
+	test "$FLOW_RC" = 0 -a "$MARKED" -gt 0 -a "$SENT" -gt 0 -a "$HANDLED" -gt 0
+
 flow "prio0_np=1"
 ktap_check "np on: a none receiver sends CNPs ($SENT) for the CE it gets ($MARKED)" \
 	test "$FLOW_RC" = 0 -a "$MARKED" -gt 0 -a "$SENT" -gt 0
 ktap_check "np on: the DCQCN sender handles them ($HANDLED)" test "$HANDLED" -gt 0
 
-echo 0 >"$np" 2>/dev/null
+{ echo 0 >"$np"; } 2>/dev/null
 flow "prio0_np=0"
 ktap_check "np off: CE arrives ($MARKED) but no CNP is sent ($SENT) or handled ($HANDLED)" \
 	test "$FLOW_RC" = 0 -a "$MARKED" -gt 0 -a "$SENT" = 0 -a "$HANDLED" = 0
 
-echo 1 >"$np" 2>/dev/null
-echo 0 >"$(cc rxe_a)/prio3_np" 2>/dev/null
+{ echo 1 >"$np"; } 2>/dev/null
+{ echo 0 >"$(cc rxe_a)/prio3_np"; } 2>/dev/null
 flow "prio0_np=1 prio3_np=0"
 ktap_check "the switch is per priority: prio3_np=0 leaves priority 0 its CNPs ($SENT sent, $HANDLED handled)" \
 	test "$FLOW_RC" = 0 -a "$SENT" -gt 0 -a "$HANDLED" -gt 0
-echo 1 >"$(cc rxe_a)/prio3_np" 2>/dev/null
+{ echo 1 >"$(cc rxe_a)/prio3_np"; } 2>/dev/null
 
 ktap_check "no splat" rxe_dmesg_clean
 ktap_finish

@@ -21,6 +21,8 @@
  *              trace marker, drain the flushed work requests, print
  *              "rc-mix: error ..." and hold as with -H
  *   -t TOS     IP TOS of the connection (rdma_cm)
+ *   -a TIMEOUT local ACK timeout exponent (4.096 us << TIMEOUT), rdma_cm's
+ *              default if not given
  *   -T SEC     give up after SEC seconds (default 120), exit status 124
  *
  * The server owns region A (written by the client, WSIZE-byte slots, the
@@ -81,7 +83,7 @@ struct mix_opts {
 	const char *bind;
 	const char *port;
 	unsigned int iters, writes, wsize, rsize, depth, timeout_s;
-	int tos;
+	int tos, ack_timeout;
 	bool hold, error_mode;
 };
 
@@ -215,14 +217,14 @@ static struct ibv_qp_init_attr qp_attr(struct ibv_cq *cq)
 	};
 }
 
-static int set_tos(struct rdma_cm_id *id, int tos)
+static int set_option(struct rdma_cm_id *id, int name, int val, const char *what)
 {
-	uint8_t t = (uint8_t)tos;
+	uint8_t v = (uint8_t)val;
 
-	if (tos < 0)
+	if (val < 0)
 		return 0;
-	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &t, sizeof(t))) {
-		perror("rc-mix: rdma_set_option(TOS)");
+	if (rdma_set_option(id, RDMA_OPTION_ID, name, &v, sizeof(v))) {
+		fprintf(stderr, "rc-mix: rdma_set_option(%s): %s\n", what, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -259,7 +261,8 @@ static int run_server(const struct mix_opts *o)
 			o->bind ? o->bind : "*", o->port);
 		return 1;
 	}
-	if (rdma_bind_addr(listen_id, ai->ai_src_addr) || set_tos(listen_id, o->tos) ||
+	if (rdma_bind_addr(listen_id, ai->ai_src_addr) ||
+	    set_option(listen_id, RDMA_OPTION_ID_TOS, o->tos, "TOS") ||
 	    rdma_listen(listen_id, 1)) {
 		perror("rc-mix: bind/listen");
 		return 1;
@@ -647,11 +650,13 @@ static int connect_client(struct client *c)
 		return -1;
 	rdma_ack_cm_event(ev);
 	rdma_freeaddrinfo(ai);
-	if (set_tos(c->id, c->o.tos) ||
+	if (set_option(c->id, RDMA_OPTION_ID_TOS, c->o.tos, "TOS") ||
 	    rdma_resolve_route(c->id, MIX_CM_TIMEOUT_MS) ||
 	    cm_expect(c->ch, RDMA_CM_EVENT_ROUTE_RESOLVED, &ev, MIX_CM_TIMEOUT_MS))
 		return -1;
 	rdma_ack_cm_event(ev);
+	if (set_option(c->id, RDMA_OPTION_ID_ACK_TIMEOUT, c->o.ack_timeout, "ACK timeout"))
+		return -1;
 
 	c->pd = ibv_alloc_pd(c->id->verbs);
 	c->cc = c->pd ? ibv_create_comp_channel(c->id->verbs) : NULL;
@@ -786,7 +791,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rc-mix -s [-b ADDR] [-p PORT] [-t TOS] [-T SEC]\n"
 		"       rc-mix [-p PORT] [-i ITERS] [-w WRITES] [-W WSIZE] [-R RSIZE]\n"
-		"              [-d DEPTH] [-H] [-E] [-t TOS] [-T SEC] SERVER_ADDR\n");
+		"              [-d DEPTH] [-H] [-E] [-t TOS] [-a TIMEOUT] [-T SEC]\n"
+		"              SERVER_ADDR\n");
 	exit(2);
 }
 
@@ -794,12 +800,12 @@ int main(int argc, char **argv)
 {
 	struct mix_opts o = { .port = "18600", .iters = 32, .writes = 4,
 			      .wsize = 16384, .rsize = 1u << 20, .depth = 4,
-			      .timeout_s = 120, .tos = -1 };
+			      .timeout_s = 120, .tos = -1, .ack_timeout = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	bool server = false;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "sb:p:i:w:W:R:d:HEt:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "sb:p:i:w:W:R:d:HEt:a:T:")) != -1) {
 		switch (opt) {
 		case 's': server = true; break;
 		case 'b': o.bind = optarg; break;
@@ -812,6 +818,7 @@ int main(int argc, char **argv)
 		case 'H': o.hold = true; break;
 		case 'E': o.error_mode = true; break;
 		case 't': o.tos = (int)num(optarg, "TOS"); break;
+		case 'a': o.ack_timeout = (int)num(optarg, "TIMEOUT"); break;
 		case 'T': o.timeout_s = num(optarg, "SEC"); break;
 		default: usage();
 		}
@@ -821,9 +828,10 @@ int main(int argc, char **argv)
 	o.server = server ? NULL : argv[optind];
 	if (!server && (!o.iters || !o.writes || !o.wsize || o.wsize % 8 ||
 			o.rsize % 8 || !o.depth || o.depth > 16 || o.tos > 255 ||
+			o.ack_timeout > 31 ||
 			o.writes + 1 > MIX_SQ_DEPTH)) {
 		fprintf(stderr, "rc-mix: sizes must be non-zero multiples of 8, "
-			"DEPTH 1..16, WRITES < %u\n", MIX_SQ_DEPTH);
+			"DEPTH 1..16, WRITES < %u, TIMEOUT 0..31\n", MIX_SQ_DEPTH);
 		return 2;
 	}
 
