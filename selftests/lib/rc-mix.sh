@@ -3,8 +3,10 @@
 # Run the rc-mix verbs program (selftests/verbs) between two namespaces of
 # the test VM (source after rxe.sh).  Its output goes to files in MIX_DIR.
 #
-#   mix_hosts MTU               rxe_two_hosts (rxa 10.10.0.1, rxb 10.10.0.2)
-#                               at veth MTU MTU, neighbours pinned
+#   mix_hosts DESC MTU          rxe_two_hosts (rxa 10.10.0.1, rxb 10.10.0.2)
+#                               at veth MTU MTU, neighbours pinned; one
+#                               KTAP case DESC, and the suite ends if it
+#                               fails or rc-mix is not built
 #   mix_server NS ADDR [ARGS]   start the server, wait until it listens
 #   mix_client NS ADDR [ARGS]   start the client (MIX_CLI_PID)
 #   mix_wait WHAT REGEX SEC     wait for REGEX in WHAT's output (srv|cli)
@@ -25,7 +27,7 @@ MIX_SRV_PID='' MIX_CLI_PID='' MIX_SRV_RC='' MIX_CLI_RC=''
 # packets, and veth hands them to the peer's per-CPU backlog: the default
 # 1000 drops the tail (and the ACKs behind it), and the READ is retried
 # until the timeout.
-mix_hosts() {
+mix_topology() {
 	local mac_a mac_b
 	rxe_two_hosts || return 1
 	sysctl -qw net.core.netdev_max_backlog=16384 || return 1
@@ -35,6 +37,19 @@ mix_hosts() {
 	ip -n rxa neigh replace 10.10.0.2 lladdr "$mac_b" dev va nud permanent &&
 	ip -n rxb neigh replace 10.10.0.1 lladdr "$mac_a" dev vb nud permanent &&
 	rxe_gid_index rxe_a 10.10.0.1 >/dev/null && rxe_gid_index rxe_b 10.10.0.2 >/dev/null
+}
+
+mix_hosts() {
+	if [ ! -x "$MIX_BIN" ]; then
+		ktap_fail "$1 ($MIX_BIN missing: make -C selftests/verbs)"
+		exit 1
+	fi
+	if mix_topology "$2"; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1"
+		exit 1
+	fi
 }
 
 mix_pid() { if [ "$1" = srv ]; then echo "$MIX_SRV_PID"; else echo "$MIX_CLI_PID"; fi; }

@@ -190,3 +190,9 @@ rxe_tracefs() {
 		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	[ -d /sys/kernel/tracing/events/rxe_cc ]
 }
+
+# rxe_cc_both KNOB VALUE: write cc/KNOB of both rxe_two_hosts devices.
+rxe_cc_both() {
+	echo "$2" >"/sys/class/infiniband/rxe_a/ports/1/cc/$1" &&
+	echo "$2" >"/sys/class/infiniband/rxe_b/ports/1/cc/$1"
+}

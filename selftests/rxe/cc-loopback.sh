@@ -27,10 +27,7 @@ T=/sys/kernel/tracing
 
 ktap_header "ACC on loopback: every ACK counted" 6
 
-cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
-both() { echo "$2" >"$(cc rxe_a)/$1" && echo "$2" >"$(cc rxe_b)/$1"; }
-
-if rxe_two_hosts && both algorithm acc && rxe_tracefs; then
+if rxe_two_hosts && rxe_cc_both algorithm acc && rxe_tracefs; then
 	ktap_pass "rxe_a, rxe_b run ACC; rxe_cc trace events"
 else
 	ktap_fail "rxe_a, rxe_b run ACC; rxe_cc trace events"

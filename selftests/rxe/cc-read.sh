@@ -23,19 +23,7 @@ rxe_dmesg_clean >/dev/null
 
 ktap_header "READ and WRITE mixed on one RC QP under CC" 7
 
-if [ ! -x "$MIX_BIN" ]; then
-	ktap_fail "rc-mix built ($MIX_BIN missing: make -C selftests/verbs)"
-	exit 1
-fi
-if mix_hosts 400; then
-	ktap_pass "two namespaces, veth MTU 400"
-else
-	ktap_fail "two namespaces, veth MTU 400"
-	exit 1
-fi
-
-cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
-both() { echo "$2" >"$(cc rxe_a)/$1" && echo "$2" >"$(cc rxe_b)/$1"; }
+mix_hosts "two namespaces, veth MTU 400" 400
 
 # idle_ok ALGO: every RC QP of both devices runs ALGO with nothing in
 # flight.  The last ACKs may still be on their way when the client sees
@@ -62,7 +50,7 @@ mix_case() {
 	local algo=$1 verified=0 idle=1 mtu pkts
 	MIX_DIR=${OUT_DIR:-/tmp}/$algo
 	mkdir -p "$MIX_DIR"
-	both algorithm "$algo" || { ktap_fail "$algo: select the algorithm"; return; }
+	rxe_cc_both algorithm "$algo" || { ktap_fail "$algo: select the algorithm"; return; }
 	if mix_server rxa 10.10.0.1 -T 100; then
 		mix_client rxb 10.10.0.1 -H -T 100 -i 32 -w 4 -W 16384 -R 1048576 -d 4
 		if mix_wait cli "^rc-mix: idle" 90; then

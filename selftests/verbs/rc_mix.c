@@ -18,8 +18,11 @@
  *              until SIGUSR1 (or the timeout)
  *   -E         error mode: run batches until SIGUSR2, then move the QP to
  *              ERROR (ibv_modify_qp), write "rc-mix: qpn=N error" to the
- *              trace marker, drain the flushed work requests, print
+ *              trace marker (-M), drain the flushed work requests, print
  *              "rc-mix: error ..." and hold as with -H
+ *   -M PATH    the trace marker file (tracefs trace_marker); "ip netns
+ *              exec" mounts its own /sys, so tracefs must be mounted
+ *              elsewhere to be seen from a namespace
  *   -t TOS     IP TOS of the connection (rdma_cm)
  *   -a TIMEOUT local ACK timeout exponent (4.096 us << TIMEOUT), rdma_cm's
  *              default if not given
@@ -82,6 +85,7 @@ struct mix_opts {
 	const char *server;
 	const char *bind;
 	const char *port;
+	const char *marker;
 	unsigned int iters, writes, wsize, rsize, depth, timeout_s;
 	int tos, ack_timeout;
 	bool hold, error_mode;
@@ -744,7 +748,14 @@ static int run_client(const struct mix_opts *o)
 	c->dst_mr = xreg(c->pd, c->dst, dst_len);
 	c->back_mr = xreg(c->pd, c->back, c->back_len);
 	c->flag_mr = xreg(c->pd, &c->flag, sizeof(c->flag));
-	c->trace_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+	c->trace_fd = -1;
+	if (o->marker) {
+		c->trace_fd = open(o->marker, O_WRONLY);
+		if (c->trace_fd < 0) {
+			fprintf(stderr, "rc-mix: %s: %s\n", o->marker, strerror(errno));
+			return 1;
+		}
+	}
 
 	printf("rc-mix: connected qpn=%u path_mtu=%u reads=%u x %u B writes=%u x %u B\n",
 	       c->id->qp->qp_num, c->mtu_bytes, o->rsize ? o->iters : 0,
@@ -791,8 +802,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rc-mix -s [-b ADDR] [-p PORT] [-t TOS] [-T SEC]\n"
 		"       rc-mix [-p PORT] [-i ITERS] [-w WRITES] [-W WSIZE] [-R RSIZE]\n"
-		"              [-d DEPTH] [-H] [-E] [-t TOS] [-a TIMEOUT] [-T SEC]\n"
-		"              SERVER_ADDR\n");
+		"              [-d DEPTH] [-H] [-E] [-M PATH] [-t TOS] [-a TIMEOUT]\n"
+		"              [-T SEC] SERVER_ADDR\n");
 	exit(2);
 }
 
@@ -805,7 +816,7 @@ int main(int argc, char **argv)
 	bool server = false;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "sb:p:i:w:W:R:d:HEt:a:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "sb:p:i:w:W:R:d:HEM:t:a:T:")) != -1) {
 		switch (opt) {
 		case 's': server = true; break;
 		case 'b': o.bind = optarg; break;
@@ -817,6 +828,7 @@ int main(int argc, char **argv)
 		case 'd': o.depth = num(optarg, "DEPTH"); break;
 		case 'H': o.hold = true; break;
 		case 'E': o.error_mode = true; break;
+		case 'M': o.marker = optarg; break;
 		case 't': o.tos = (int)num(optarg, "TOS"); break;
 		case 'a': o.ack_timeout = (int)num(optarg, "TIMEOUT"); break;
 		case 'T': o.timeout_s = num(optarg, "SEC"); break;
