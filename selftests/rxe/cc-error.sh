@@ -3,14 +3,14 @@
 #
 # A CC QP forced into ERROR stops its CC timers.  rc-mix (selftests/verbs)
 # WRITEs without end from rxb to rxa at a 5 Mb/s line rate (single-packet
-# WRITEs, ACK timeout 4 s: TCG stalls must not cause retries) into a
-# 2 Mb/s queue on rxb's egress, and every packet it sends leaves
+# WRITEs, ACK timeout 8 s: queueing and TCG stalls must not cause
+# retries) into a 400 kb/s queue on rxb's egress, below ACC's 1 Mb/s floor, and every packet it sends leaves
 # CE-marked (tc pedit), so the QP is paced low and, with ACC, halts again
 # and again.  Once the QP is paced (DCQCN:
 # cut below the line rate by a CNP; ACC: halted), rc-mix moves it to
 # ERROR with ibv_modify_qp and writes a trace marker right after; the QP
 # then stays in ERROR for HOLD_S seconds before it is destroyed.
-#   * at the marker the QP was paced (DCQCN: below half its line rate) and
+#   * at the marker the QP was paced (DCQCN: cut below its line rate) and
 #     halted (ACC: its last rate event says 0);
 #   * after the marker, no rxe_cc_period or rxe_cc_rate event of that QP;
 #   * the flushed work completes, no splat.
@@ -33,12 +33,12 @@ ktap_header "a CC QP forced into ERROR stops its timers" 9
 # The marker must be reachable from rc-mix inside "ip netns exec", which
 # mounts a /sys of its own: tracefs once more under /tmp.  A trace
 # instance feeds signal_when_paced without eating the main buffer.
-# rxb's egress drains at BOTTLENECK_KBIT (tbf): a queue builds, so that
-# an ACC halt lasts until it drains (with one packet in flight it ends
+# rxb's egress drains at BOTTLENECK_KBIT (tbf), below ACC's rate floor: a
+# queue builds, so that an ACC halt lasts (with the pipe drained it ends
 # on the next ACK, within microseconds).
 MARKER_FS=/tmp/cc-error-tracefs
 INST=$T/instances/cc-error
-BOTTLENECK_KBIT=2000
+BOTTLENECK_KBIT=400
 setup() {
 	mix_topology 1500 && rxe_mark_ce rxb vb && rxe_tracefs &&
 	ip netns exec rxb tc qdisc add dev vb root tbf rate ${BOTTLENECK_KBIT}kbit \
@@ -66,10 +66,9 @@ signal_when_paced() {
 	fi
 	while IFS= read -r -t 20 line; do
 		# shellcheck disable=SC2053 # $want is a glob on purpose
-		if [[ $line == *$want* ]]; then
-			kill -USR2 "$MIX_CLI_PID"
-			return 0
-		fi
+		[[ $line == *$want* ]] || continue
+		kill -USR2 "$MIX_CLI_PID"
+		return 0
 	done <"$INST/trace_pipe"
 	kill -USR2 "$MIX_CLI_PID"
 	return 1
@@ -93,16 +92,25 @@ trace_figures() {
 		END { print m + 0, pr + 0, pp + 0, (last == "" ? -1 : last), post + 0 }' "$2")"
 }
 
+knobs() { # NAME=VALUE...: on both devices, in order
+	local kv
+	for kv; do
+		rxe_cc_both "${kv%%=*}" "${kv#*=}" || return 1
+	done
+}
+
 error_case() {
 	local algo=$1 qpn ok=0 flushed=0 d=${OUT_DIR:-/tmp}/$1
 	MIX_DIR=$d
 	mkdir -p "$d"
 	# halt_max first: the period may not exceed it.
-	# DCQCN: the first CNP sets the rate to 1 Mb/s, so that the QP is
-	# well below its line rate and its recovery timer has work to do.
-	if ! { rxe_cc_both algorithm "$algo" && rxe_cc_both line_rate_mbps "$LINE_MBPS" &&
-	       rxe_cc_both acc_halt_max_us 32000 && rxe_cc_both acc_period_us 4000 &&
-	       rxe_cc_both rate_to_set_on_first_cnp 1; }; then
+	# ACC: T = 20 ms, some 8 ACKs a period at the bottleneck's pace.
+	# DCQCN: one cut per ms, no byte-counter recovery, a 10 ms increase
+	# timer: CNPs on every packet keep the QP below its line rate, and its
+	# recovery timer has work to do.
+	if ! knobs algorithm="$algo" line_rate_mbps="$LINE_MBPS" acc_halt_max_us=200000 \
+		acc_period_us=20000 rpg_byte_reset=0 rpg_time_reset=10000 dce_tcp_rtt=1000 \
+		rate_reduce_monitor_period=1000 rpg_ai_rate=1 rpg_hai_rate=2; then
 		for c in "paced at ERROR" "no CC event after ERROR" "flushed" "no splat"; do
 			ktap_fail "$algo: $c (knobs refused)"
 		done
@@ -117,7 +125,7 @@ error_case() {
 	echo 1 >"$INST/events/rxe_cc/rxe_cc_halt/enable"
 	echo 1 >"$INST/events/rxe_cc/rxe_cc_rate/enable"
 	if mix_server rxa 10.10.0.1 -T 60; then
-		mix_client rxb 10.10.0.1 -E -T 60 -a 20 -R 0 -w 64 -W 1024 \
+		mix_client rxb 10.10.0.1 -E -T 60 -a 21 -R 0 -w 64 -W 1024 \
 			-M "$MARKER_FS/trace_marker"
 		if mix_wait cli "^rc-mix: connected" 10; then
 			qpn=$(mix_field cli qpn)
@@ -136,8 +144,8 @@ error_case() {
 		ktap_check "$algo: at the ERROR transition the QP was halted (last rate $LAST_BPS b/s)" \
 			test "$MARK" = 1 -a "$LAST_BPS" = 0
 	else
-		ktap_check "$algo: at the ERROR transition the QP was paced below half its ${LINE_MBPS} Mb/s (last rate $LAST_BPS b/s)" \
-			test "$MARK" = 1 -a "$LAST_BPS" -ge 0 -a "$LAST_BPS" -lt $((LINE_MBPS * 500000))
+		ktap_check "$algo: at the ERROR transition the QP was paced below its ${LINE_MBPS} Mb/s (last rate $LAST_BPS b/s)" \
+			test "$MARK" = 1 -a "$LAST_BPS" -ge 0 -a "$LAST_BPS" -lt $((LINE_MBPS * 1000000))
 	fi
 	ktap_check "$algo: no rxe_cc_period/rxe_cc_rate event of the QP after ERROR ($POST in ${HOLD_S} s)" \
 		test "$MARK" = 1 -a "$POST" = 0
