@@ -3,10 +3,10 @@
 #
 # A CC QP forced into ERROR stops its CC timers.  rc-mix (selftests/verbs)
 # WRITEs without end from rxb to rxa at a 5 Mb/s line rate (single-packet
-# WRITEs, ACK timeout 8 s: queueing and TCG stalls must not cause
-# retries) into a 400 kb/s queue on rxb's egress, below ACC's 1 Mb/s floor, and every packet it sends leaves
-# CE-marked (tc pedit), so the QP is paced low and, with ACC, halts again
-# and again.  Once the QP is paced (DCQCN:
+# WRITEs, ACK timeout 34 s: queueing and TCG stalls must not cause
+# retries) into a 100 kb/s queue on rxb's egress, below ACC's 1 Mb/s
+# floor, and every packet it sends leaves CE-marked (tc pedit), so the QP
+# is paced low and, with ACC, halts again and again.  Once the QP is paced (DCQCN:
 # cut below the line rate by a CNP; ACC: halted), rc-mix moves it to
 # ERROR with ibv_modify_qp and writes a trace marker right after; the QP
 # then stays in ERROR for HOLD_S seconds before it is destroyed.
@@ -38,7 +38,7 @@ ktap_header "a CC QP forced into ERROR stops its timers" 9
 # on the next ACK, within microseconds).
 MARKER_FS=/tmp/cc-error-tracefs
 INST=$T/instances/cc-error
-BOTTLENECK_KBIT=400
+BOTTLENECK_KBIT=100
 setup() {
 	mix_topology 1500 && rxe_mark_ce rxb vb && rxe_tracefs &&
 	ip netns exec rxb tc qdisc add dev vb root tbf rate ${BOTTLENECK_KBIT}kbit \
@@ -53,8 +53,8 @@ else
 fi
 
 # signal_when_paced ALGO QPN: SIGUSR2 to the client (ERROR) the moment
-# its QP halts (ACC: rxe_cc_halt) or is cut by a CNP (DCQCN: rxe_cc_rate
-# why=cnp).  An ACC halt ends with the next ACK that finds the pipe
+# its QP starts a halt of 300 ms or more (ACC: rxe_cc_halt) or is cut by
+# a CNP (DCQCN: rxe_cc_rate why=cnp).  An ACC halt ends with the next ACK that finds the pipe
 # drained, a few ms here: the events come from a trace instance of their
 # own, read by bash builtins (no fork between the event and the signal).
 signal_when_paced() {
@@ -67,6 +67,9 @@ signal_when_paced() {
 	while IFS= read -r -t 20 line; do
 		# shellcheck disable=SC2053 # $want is a glob on purpose
 		[[ $line == *$want* ]] || continue
+		# The signal lands up to ~100 ms after the event (trace_pipe
+		# wake-up under TCG): a halt of 300 ms or more.
+		[[ $1 == dcqcn || ${line##*t_halt_ns=} -ge 300000000 ]] || continue
 		kill -USR2 "$MIX_CLI_PID"
 		return 0
 	done <"$INST/trace_pipe"
@@ -104,12 +107,13 @@ error_case() {
 	MIX_DIR=$d
 	mkdir -p "$d"
 	# halt_max first: the period may not exceed it.
-	# ACC: T = 20 ms, some 8 ACKs a period at the bottleneck's pace.
+	# ACC: T = 100 ms, an ACK or two a period at the bottleneck's pace,
+	# halts of up to 500 ms that outlast the drain.
 	# DCQCN: one cut per ms, no byte-counter recovery, a 10 ms increase
 	# timer: CNPs on every packet keep the QP below its line rate, and its
 	# recovery timer has work to do.
-	if ! knobs algorithm="$algo" line_rate_mbps="$LINE_MBPS" acc_halt_max_us=200000 \
-		acc_period_us=20000 rpg_byte_reset=0 rpg_time_reset=10000 dce_tcp_rtt=1000 \
+	if ! knobs algorithm="$algo" line_rate_mbps="$LINE_MBPS" acc_halt_max_us=500000 \
+		acc_period_us=100000 rpg_byte_reset=0 rpg_time_reset=10000 dce_tcp_rtt=1000 \
 		rate_reduce_monitor_period=1000 rpg_ai_rate=1 rpg_hai_rate=2; then
 		for c in "paced at ERROR" "no CC event after ERROR" "flushed" "no splat"; do
 			ktap_fail "$algo: $c (knobs refused)"
@@ -125,7 +129,7 @@ error_case() {
 	echo 1 >"$INST/events/rxe_cc/rxe_cc_halt/enable"
 	echo 1 >"$INST/events/rxe_cc/rxe_cc_rate/enable"
 	if mix_server rxa 10.10.0.1 -T 60; then
-		mix_client rxb 10.10.0.1 -E -T 60 -a 21 -R 0 -w 64 -W 1024 \
+		mix_client rxb 10.10.0.1 -E -T 60 -a 23 -R 0 -w 64 -W 1024 \
 			-M "$MARKER_FS/trace_marker"
 		if mix_wait cli "^rc-mix: connected" 10; then
 			qpn=$(mix_field cli qpn)
