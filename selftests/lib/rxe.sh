@@ -147,3 +147,52 @@ rxe_perf_lat() {
 
 # gt0 X: X is a number greater than zero.
 gt0() { awk -v x="$1" 'BEGIN {exit !(x > 0)}'; }
+
+# rxe_counter DEV NAME: an rxe hw counter of DEV's port 1 (0 if absent).
+rxe_counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo 0
+}
+
+# rxe_rc_qps DEV FIELD...: one line per RC QP of DEV in "rdma -dd res show
+# qp": its lqpn, then each driver attribute drv_FIELD ("-" if absent).
+rxe_rc_qps() {
+	local dev=$1
+	shift
+	rdma -dd res show qp link "$dev/1" 2>/dev/null | awk -v want="$*" '
+		/type RC/ {
+			n = split(want, w, " ")
+			for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+			line = v["lqpn"]
+			for (j = 1; j <= n; j++)
+				line = line " " (("drv_" w[j]) in v ? v["drv_" w[j]] : "-")
+			print line
+			delete v
+		}'
+}
+
+# rxe_mark_ce NS IFC: from now on every RoCEv2 packet NS sends on IFC
+# leaves with CE in its IP ECN field (a switch that marks everything):
+# tc pedit on the egress TOS, the IP header checksum redone.  The ICRC
+# does not cover the ECN bits.  rxe_unmark_ce NS IFC undoes it.
+rxe_mark_ce() {
+	ip netns exec "$1" tc qdisc add dev "$2" clsact &&
+	ip netns exec "$1" tc filter add dev "$2" egress protocol ip flower \
+		ip_proto udp dst_port 4791 \
+		action pedit ex munge ip tos set 0x03 retain 0x03 pipe \
+		action csum ip
+}
+rxe_unmark_ce() { ip netns exec "$1" tc qdisc del dev "$2" clsact 2>/dev/null; }
+
+# rxe_tracefs: tracefs mounted at /sys/kernel/tracing (status 1 if the
+# kernel has no rxe_cc events).
+rxe_tracefs() {
+	[ -d /sys/kernel/tracing/events ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -d /sys/kernel/tracing/events/rxe_cc ]
+}
+
+# rxe_cc_both KNOB VALUE: write cc/KNOB of both rxe_two_hosts devices.
+rxe_cc_both() {
+	echo "$2" >"/sys/class/infiniband/rxe_a/ports/1/cc/$1" &&
+	echo "$2" >"/sys/class/infiniband/rxe_b/ports/1/cc/$1"
+}
