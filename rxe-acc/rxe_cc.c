@@ -7,14 +7,19 @@
  *   requester ──rxe_cc_req_wait()── pacer has credit? ──no──> pace_timer
  *       │                                yes                    │
  *       ▼                                                       │
- *   rxe_cc_req_sent(): consume credit, stamp PSN, inflight += bytes
+ *   rxe_cc_req_sent(): consume credit, record the packet in the request
+ *       │               ring (before xmit), W += bytes
  *       ... network (ECT(0) set by rxe_cc_tos(), marks by switches) ...
- *   rxe_cc_rcv_ack(): bytes newly acked, RTT of the acked PSN, echoed mark
- *       └─> ops->on_ack() ─> rate ─> pacer ─> resume requester if waiting
+ *   rxe_cc_rcv_ack(): retire the packets acked, RTT of the newest, mark
+ *       └─> ops->on_ack() ─> rate ─> pacer ─> resume the waiting tasks
  *   cc_timer: ops->on_timer() for periods, halts and increase timers
  *
+ * Read responses take the same path from the responder: rxe_cc_resp_wait()
+ * and rxe_cc_resp_sent() with the response ring, and read ACKs from the
+ * requester (rxe_cc_rcv_ctrl()) instead of ACKs.
+ *
  * The algorithm picks a rate; the framework turns it into pacing.  Rate 0
- * means halted: the requester is not resumed until the rate is non-zero.
+ * means halted: no task is resumed until the rate is non-zero.
  */
 
 #include <linux/ethtool.h>
@@ -746,23 +751,18 @@ void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt)
 		rxe_cc_rcv_cnp(pkt);
 }
 
-static bool rxe_cc_is_ack(u8 opcode)
-{
-	return opcode == IB_OPCODE_RC_ACKNOWLEDGE ||
-	       opcode == IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE;
-}
-
 /**
  * rxe_cc_tos - the IP TOS byte of a packet
  * @pkt: the packet being built
  * @tclass: the traffic class of its address vector
  *
  * Data of a CC-enabled QP (requests and read responses) is ECN-capable,
- * ECT(0), so that switches can mark it.  ACKs keep the QP's DSCP, and so
- * its PFC priority, unless the ack_dscp knob moves them (a switch may
- * then serve them ahead of data; the class must be lossless too).  CNPs
- * get theirs from rxe_cc_send_cnp().  Everything else keeps the traffic
- * class verbatim, as stock rxe does.
+ * ECT(0), so that switches can mark it.  ACKs keep the QP's traffic
+ * class, and so its PFC priority, unless the ack_dscp knob moves them (a
+ * switch may then serve them ahead of data; that class must be lossless
+ * too).  CNPs are ECT(0) as in the common 0xC2 template and read ACKs
+ * Not-ECT; rxe_cc_np.c gives both their DSCP.  Everything else keeps the
+ * traffic class verbatim, as stock rxe does.
  */
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 {
@@ -771,11 +771,15 @@ u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 
 	if (!qp)
 		return tclass;
-	if (rxe_cc_is_ack(pkt->opcode)) {
+	switch (pkt->opcode) {
+	case IB_OPCODE_RC_ACKNOWLEDGE:
+	case IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE:
 		dscp = READ_ONCE(pkt->rxe->cc.params.ack_dscp);
-		if (dscp == RXE_CC_DSCP_OF_QP)
-			return tclass;
-		return dscp << 2;
+		return dscp == RXE_CC_DSCP_OF_QP ? tclass : dscp << 2;
+	case RXE_OPCODE_CC_READ_ACK:
+		return tclass & ~INET_ECN_MASK;
+	case RXE_OPCODE_ROCE_CNP:
+		return (tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 	}
 	if (!READ_ONCE(qp->cc.ops))
 		return tclass;
