@@ -225,7 +225,8 @@ ns_cycle() {
 }
 
 # A process in init_net holds an rxe device (an open context with a QP and
-# mapped queues) whose netdev lives in a namespace that is deleted.  The
+# mapped queues) whose netdev lives in a namespace that is deleted.  (A
+# process inside the namespace would keep it alive: nothing to tear down.)  The
 # device must go at once, another namespace's whole life must not take
 # longer meanwhile, the holder's mappings keep the module pinned until it
 # exits, and the kernel never reports a netdev waiting for its users.
@@ -233,20 +234,24 @@ HELD_MAX_MS=20000	# TCG VM; ~1 s expected
 held_case() {
 	local gid pid base other gone_ms rc0 rc_held rc_after t0 i tmp cyc
 	rc0=$(mod_refcnt)
-	base=$(ns_cycle rxo1) || return 1
+	base=$(ns_cycle rxo1) || { ktap_diag "ns_cycle failed"; return 1; }
 	ip netns add rxh || return 1	# deleted below, not by rxe_cleanup
 	ip -n rxh link add dmh type dummy &&
 		rxe_host rxh dmh 10.80.0.1/24 fd09::1/64 rxe_h || return 1
 	gid=$(rxe_gid_index rxe_h 10.80.0.1) || return 1
-	ib_write_bw -d rxe_h -x "$gid" -p 18600 >/dev/null 2>&1 &
+	# An RC pingpong server opens the device, creates its CQ and QP (with
+	# mapped queues) and waits for a client that never comes.
+	ibv_rc_pingpong -d rxe_h -g "$gid" -p 18600 >/dev/null 2>&1 &
 	pid=$!
 	RXE_PIDS+=("$pid")
 	for i in $(seq 100); do
-		rdma res show qp link rxe_h/1 2>/dev/null | grep -q ib_write_bw &&
+		grep -q rxe_queue "/proc/$pid/maps" 2>/dev/null &&
+			rdma res show qp link rxe_h/1 | grep -q ibv_rc_pingpong &&
 			break
 		sleep 0.1
 	done
-	rdma res show qp link rxe_h/1 | grep -q ib_write_bw || return 1
+	rdma res show qp link rxe_h/1 | grep -q ibv_rc_pingpong ||
+		{ ktap_diag "the holder has no QP on rxe_h"; return 1; }
 
 	tmp=$(mktemp)
 	t0=$(now_ms)
@@ -258,7 +263,7 @@ held_case() {
 	wait "$cyc" || { ktap_diag "another namespace stalled"; return 1; }
 	other=$(cat "$tmp")
 	rm -f "$tmp"
-	kill -0 "$pid" || return 1	# still holding its (dead) context
+	kill -0 "$pid" || { ktap_diag "the holder died"; return 1; }
 	rc_held=$(mod_refcnt)
 	kill "$pid"
 	wait "$pid" 2>/dev/null
