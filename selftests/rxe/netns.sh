@@ -188,8 +188,26 @@ unregister_case() {
 	ip -n rxu link delete u1 || return 1	# both ends of the pair
 	ports=$(ss_4791 rxu)
 	link_exists rxe_u1 || link_exists rxe_u2 || gone=1
-	ktap_diag "right after ip link del: 4791 sockets $ports," \
+	ktap_diag "right after ip link del (veth): 4791 sockets $ports," \
 		"rxe devices gone: $gone"
+	[ "$ports" -eq 0 ] && [ "$gone" -eq 1 ] || return 1
+	# The same on a tun device, as mainline's selftest does it.
+	modprobe tun 2>/dev/null
+	if [ ! -c /dev/net/tun ]; then
+		mkdir -p /dev/net && mknod /dev/net/tun c 10 200 || return 1
+	fi
+	ip netns exec rxu ip tuntap add mode tun tun0 || return 1
+	ip -n rxu addr add 10.61.0.1/24 dev tun0 &&
+		ip -n rxu link set tun0 up &&
+		ip netns exec rxu rdma link add rxe_t type rxe netdev tun0 ||
+		return 1
+	RXE_LINKS+=(rxe_t)
+	[ "$(ss_4791 rxu)" -eq 2 ] || return 1
+	ip -n rxu link delete tun0 || return 1
+	ports=$(ss_4791 rxu)
+	link_exists rxe_t && gone=0
+	ktap_diag "right after ip link del (tun): 4791 sockets $ports," \
+		"rxe device gone: $gone"
 	[ "$ports" -eq 0 ] && [ "$gone" -eq 1 ] && rxe_dmesg_clean
 }
 ktap_check "deleting the netdev removes its rxe devices and sockets" \
