@@ -3,10 +3,15 @@
 #
 # rxe in network namespaces (patch 0001).  Runs in the test VM as root with
 # rdma_rxe loaded (selftests/vm/run).  Two hosts are two namespaces over a
-# veth pair, each with its own rxe device; perftest must complete between
-# them over RC, UD and rdma_cm, on IPv4 and IPv6 GIDs, the initial namespace
-# must keep working, and teardown by link delete, namespace deletion and
-# module unload must leave no splat in the kernel log.
+# veth pair, each with its own rxe device; perftest and rping must complete
+# between them over RC, UD and rdma_cm, on IPv4 and IPv6 GIDs, and the
+# initial namespace must keep working.  Port 4791 is open in a namespace
+# exactly while it has an rxe device; deleting the netdev removes the rxe
+# device.  Namespace teardown never waits for user space: a namespace whose
+# rxe device a process holds goes away at once, and other namespaces are
+# created and deleted meanwhile in bounded time.  Concurrent link and
+# namespace churn leaks no socket, device or module reference.  Teardown by
+# link delete, namespace deletion and module unload leaves no splat.
 #
 # Against Debian's stock rdma_rxe this test fails: its sockets and routes
 # live in init_net only.
@@ -18,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null	# start from the current end of the log
 
-ktap_header "rxe network namespaces" 14
+ktap_header "rxe network namespaces" 21
 
 # case_bw NAME TOOL SRV_ADDR [perftest args]: run TOOL between rxa and rxb
 case_bw() {
@@ -41,7 +46,56 @@ else
 	ktap_fail "rxe devices in two namespaces"
 fi
 
+
 ss_4791() { ip netns exec "$1" ss -Huan "sport = :4791" | wc -l; }
+ss_4791_init() { ss -Huan "sport = :4791" | wc -l; }
+now_ms() { date +%s%3N; }
+mod_refcnt() { cat /sys/module/rdma_rxe/refcnt; }
+link_exists() { rdma link show "$1/1" >/dev/null 2>&1; }
+
+# wait_gone SEC DEV...: poll until none of the rxe devices is listed.
+wait_gone() {
+	local sec=$1 end d left
+	shift
+	end=$(($(now_ms) + sec * 1000))
+	while :; do
+		left=0
+		for d in "$@"; do
+			link_exists "$d" && left=1
+		done
+		[ "$left" -eq 0 ] && return 0
+		[ "$(now_ms)" -ge "$end" ] && return 1
+		sleep 0.1
+	done
+}
+
+# in_ns NS CMD...: run CMD in NS, or in init_net for NS "-".
+in_ns() {
+	local ns=$1
+	shift
+	if [ "$ns" = - ]; then
+		"$@"
+	else
+		ip netns exec "$ns" "$@"
+	fi
+}
+
+# rping_case SRV_NS SRV_ADDR CLI_NS: three rping round trips, as counted
+# from the client's verbose output.
+rping_case() {
+	local sns=$1 addr=$2 cns=$3 pid out rc n
+	in_ns "$sns" timeout 60 rping -s -a "$addr" -C 3 >/dev/null 2>&1 &
+	pid=$!
+	RXE_PIDS+=("$pid")
+	sleep 1
+	out=$(in_ns "$cns" timeout 30 rping -c -a "$addr" -C 3 -v 2>&1)
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	n=$(echo "$out" | grep -c "ping data")
+	ktap_diag "rping $cns -> $sns ($addr): rc $rc, $n of 3 round trips"
+	[ "$rc" -eq 0 ] && [ "$n" -eq 3 ] && rxe_dmesg_clean
+}
 ktap_check "namespace has its own 4791 sockets (v4+v6)" \
 	test "$(ss_4791 rxa)" -eq 2
 
@@ -58,6 +112,20 @@ if rxe_perf ib_write_lat rxa rxe_a 10.10.0.1 rxb rxe_b -n 200 &&
 else
 	ktap_fail "ib_write_lat RC"
 fi
+
+ktap_check "rping between two namespaces" rping_case rxa 10.10.0.1 rxb
+
+# Port 4791 is open only where an rxe device is: not in init_net (no device
+# there yet), not in a namespace without one, in each of rxa and rxb.
+port_where_case() {
+	ip netns add rxe0 && RXE_NETNS+=(rxe0) || return 1
+	ktap_diag "4791 sockets: init_net $(ss_4791_init), empty ns" \
+		"$(ss_4791 rxe0), rxa $(ss_4791 rxa), rxb $(ss_4791 rxb)"
+	[ "$(ss_4791_init)" -eq 0 ] && [ "$(ss_4791 rxe0)" -eq 0 ] &&
+		[ "$(ss_4791 rxa)" -eq 2 ] && [ "$(ss_4791 rxb)" -eq 2 ]
+}
+ktap_check "port 4791 open only in namespaces with an rxe device" \
+	port_where_case
 
 # The initial namespace still works: one end of a veth in init_net.
 init_ns_case() {
@@ -79,6 +147,7 @@ init_ns_case() {
 }
 ktap_check "initial namespace still works (ib_write_bw)" init_ns_case
 ip netns delete init1 2>/dev/null	# only the name: init_net stays
+ktap_check "rping from init_net into a namespace" rping_case rxc 10.20.0.2 -
 
 # Sockets follow the devices: deleting rxa's only device releases them.
 link_delete_case() {
@@ -86,6 +155,63 @@ link_delete_case() {
 	[ "$(ss_4791 rxa)" -eq 0 ] && rxe_dmesg_clean
 }
 ktap_check "rdma link delete releases the namespace's sockets" link_delete_case
+
+# Two devices of one namespace share its sockets: they stay with the first
+# device deleted and go with the second.
+shared_sockets_case() {
+	local seen
+	ip netns add rxs && RXE_NETNS+=(rxs) || return 1
+	ip -n rxs link add s1 type dummy && ip -n rxs link add s2 type dummy ||
+		return 1
+	rxe_host rxs s1 10.50.0.1/24 fd05::1/64 rxe_s1 || return 1
+	seen="$(ss_4791 rxs)"
+	rxe_host rxs s2 10.51.0.1/24 fd06::1/64 rxe_s2 || return 1
+	seen+=" $(ss_4791 rxs)"
+	rdma link delete rxe_s2 || return 1
+	seen+=" $(ss_4791 rxs)"
+	rdma link delete rxe_s1 || return 1
+	seen+=" $(ss_4791 rxs)"
+	ktap_diag "4791 sockets with 1, 2, 1, 0 devices: $seen"
+	[ "$seen" = "2 2 2 0" ] && rxe_dmesg_clean
+}
+ktap_check "two devices share their namespace's sockets" shared_sockets_case
+
+# Deleting the netdev (NETDEV_UNREGISTER) removes the rxe device and, with
+# the namespace's last one, closes port 4791 before "ip link del" returns.
+unregister_case() {
+	local ports gone=0
+	ip netns add rxu && RXE_NETNS+=(rxu) || return 1
+	ip -n rxu link add u1 type veth peer name u2 || return 1
+	rxe_host rxu u1 10.60.0.1/24 fd07::1/64 rxe_u1 || return 1
+	rxe_host rxu u2 10.60.0.2/24 fd07::2/64 rxe_u2 || return 1
+	[ "$(ss_4791 rxu)" -eq 2 ] || return 1
+	ip -n rxu link delete u1 || return 1	# both ends of the pair
+	ports=$(ss_4791 rxu)
+	link_exists rxe_u1 || link_exists rxe_u2 || gone=1
+	ktap_diag "right after ip link del (veth): 4791 sockets $ports," \
+		"rxe devices gone: $gone"
+	[ "$ports" -eq 0 ] && [ "$gone" -eq 1 ] || return 1
+	# The same on a tun device, as mainline's selftest does it.
+	modprobe tun 2>/dev/null
+	if [ ! -c /dev/net/tun ]; then
+		mkdir -p /dev/net && mknod /dev/net/tun c 10 200 || return 1
+	fi
+	ip netns exec rxu ip tuntap add mode tun tun0 || return 1
+	ip -n rxu addr add 10.61.0.1/24 dev tun0 &&
+		ip -n rxu link set tun0 up &&
+		ip netns exec rxu rdma link add rxe_t type rxe netdev tun0 ||
+		return 1
+	RXE_LINKS+=(rxe_t)
+	[ "$(ss_4791 rxu)" -eq 2 ] || return 1
+	ip -n rxu link delete tun0 || return 1
+	ports=$(ss_4791 rxu)
+	link_exists rxe_t && gone=0
+	ktap_diag "right after ip link del (tun): 4791 sockets $ports," \
+		"rxe device gone: $gone"
+	[ "$ports" -eq 0 ] && [ "$gone" -eq 1 ] && rxe_dmesg_clean
+}
+ktap_check "deleting the netdev removes its rxe devices and sockets" \
+	unregister_case
 
 # Deleting a namespace with an rxe device in it tears the device down.
 netns_delete_case() {
@@ -98,6 +224,145 @@ netns_delete_case() {
 	! rdma link show rxe_b/1 >/dev/null 2>&1 && rxe_dmesg_clean
 }
 ktap_check "namespace deletion with an rxe device is clean" netns_delete_case
+
+# ns_cycle NAME: the life of a namespace with an rxe device; prints the ms
+# from "ip netns add" until the device is up, and until it is gone again.
+ns_cycle() {
+	local ns=$1 t0 up_ms
+	t0=$(now_ms)
+	ip netns add "$ns" || return 1
+	ip -n "$ns" link add dm0 type dummy &&
+		rxe_host "$ns" dm0 10.70.0.1/24 fd08::1/64 "rxe_$ns" || {
+		ip netns delete "$ns"
+		return 1
+	}
+	up_ms=$(($(now_ms) - t0))
+	ip netns delete "$ns"
+	wait_gone 60 "rxe_$ns" || return 1
+	echo "$up_ms $(($(now_ms) - t0))"
+}
+
+# A process in init_net holds an rxe device (an open context with a QP and
+# mapped queues) whose netdev lives in a namespace that is deleted.  (A
+# process inside the namespace would keep it alive: nothing to tear down.)  The
+# device must go at once, another namespace's whole life must not take
+# longer meanwhile, the holder's mappings keep the module pinned until it
+# exits, and the kernel never reports a netdev waiting for its users.
+HELD_MAX_MS=20000	# TCG VM; ~1 s expected
+held_case() {
+	local gid pid base other gone_ms rc0 rc_held rc_after t0 i tmp cyc
+	rc0=$(mod_refcnt)
+	base=$(ns_cycle rxo1) || { ktap_diag "ns_cycle failed"; return 1; }
+	ip netns add rxh || return 1	# deleted below, not by rxe_cleanup
+	ip -n rxh link add dmh type dummy &&
+		rxe_host rxh dmh 10.80.0.1/24 fd09::1/64 rxe_h || return 1
+	gid=$(rxe_gid_index rxe_h 10.80.0.1) || return 1
+	# An RC pingpong server opens the device, creates its CQ and QP (with
+	# mapped queues) and waits for a client that never comes.
+	ibv_rc_pingpong -d rxe_h -g "$gid" -p 18600 >/dev/null 2>&1 &
+	pid=$!
+	RXE_PIDS+=("$pid")
+	for i in $(seq 100); do
+		grep -q rxe_queue "/proc/$pid/maps" 2>/dev/null &&
+			rdma res show qp link rxe_h/1 | grep -q ibv_rc_pingpong &&
+			break
+		sleep 0.1
+	done
+	rdma res show qp link rxe_h/1 | grep -q ibv_rc_pingpong ||
+		{ ktap_diag "the holder has no QP on rxe_h"; return 1; }
+
+	tmp=$(mktemp)
+	t0=$(now_ms)
+	ip netns delete rxh
+	ns_cycle rxo2 >"$tmp" &		# another namespace, meanwhile
+	cyc=$!
+	wait_gone 60 rxe_h || { ktap_diag "rxe_h still there after 60 s"; return 1; }
+	gone_ms=$(($(now_ms) - t0))
+	wait "$cyc" || { ktap_diag "another namespace stalled"; return 1; }
+	other=$(cat "$tmp")
+	rm -f "$tmp"
+	kill -0 "$pid" || { ktap_diag "the holder died"; return 1; }
+	rc_held=$(mod_refcnt)
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	sleep 0.5
+	rc_after=$(mod_refcnt)
+	ktap_diag "held device gone ${gone_ms} ms after ip netns delete;" \
+		"another namespace meanwhile: up after ${other% *} ms, gone" \
+		"after ${other#* } ms (before the hold: ${base% *}/${base#* } ms)"
+	ktap_diag "module refcnt before/held/after: $rc0/$rc_held/$rc_after"
+	if dmesg | grep -q "waiting for .* to become free"; then
+		ktap_diag "a netdev waited for its users"
+		return 1
+	fi
+	[ "$gone_ms" -le "$HELD_MAX_MS" ] &&
+		[ "${other#* }" -le $((3 * ${base#* } + 5000)) ] &&
+		[ "$rc_held" -gt "$rc0" ] && [ "$rc_after" -eq "$rc0" ] &&
+		rxe_dmesg_clean
+}
+ktap_check "a held device does not hold up namespace teardown" held_case
+
+# Concurrent churn, bounded: devices added and deleted on two netdevs of one
+# namespace (sharing its sockets), and whole namespaces created and deleted,
+# half of them with "rdma link delete" racing the namespace deletion.
+CHURN_ROUNDS=12
+churn_case() {
+	local rc0 dir i n f fails=0 left
+	rc0=$(mod_refcnt)
+	dir=$(mktemp -d)
+	ip netns add rxk && RXE_NETNS+=(rxk) || return 1
+	for i in 1 2; do
+		ip -n rxk link add "dmk$i" type dummy &&
+			ip -n rxk addr add "10.9$i.0.1/24" dev "dmk$i" &&
+			ip -n rxk link set "dmk$i" up || return 1
+	done
+	for i in 1 2; do
+		(
+			n=0
+			for _ in $(seq "$CHURN_ROUNDS"); do
+				ip netns exec rxk rdma link add "rxe_k$i" type rxe \
+					netdev "dmk$i" || n=$((n + 1))
+				rdma link delete "rxe_k$i" || n=$((n + 1))
+			done
+			echo "$n" >"$dir/k$i"
+		) &
+	done
+	(
+		n=0
+		for i in $(seq "$CHURN_ROUNDS"); do
+			ip netns add "rxn$i" &&
+				ip -n "rxn$i" link add dm0 type dummy &&
+				ip -n "rxn$i" link set dm0 up &&
+				ip netns exec "rxn$i" rdma link add "rxe_n$i" type rxe \
+					netdev dm0 || n=$((n + 1))
+			if [ $((i % 2)) -eq 0 ]; then
+				rdma link delete "rxe_n$i" 2>/dev/null &
+			fi
+			ip netns delete "rxn$i" || n=$((n + 1))
+		done
+		wait
+		echo "$n" >"$dir/n"
+	) &
+	timeout 300 bash -c "while [ \$(ls $dir | wc -l) -lt 3 ]; do sleep 0.2; done" ||
+		{ ktap_diag "churn did not finish in 300 s"; return 1; }
+	for f in "$dir"/*; do
+		fails=$((fails + $(cat "$f")))
+	done
+	rm -rf "$dir"
+	left=()
+	for i in $(seq "$CHURN_ROUNDS"); do
+		left+=("rxe_n$i")
+	done
+	wait_gone 60 rxe_k1 rxe_k2 "${left[@]}" || return 1
+	sleep 0.5
+	ktap_diag "churn: $fails failed command(s); 4791 sockets in rxk" \
+		"$(ss_4791 rxk), rxc $(ss_4791 rxc); module refcnt" \
+		"$rc0 -> $(mod_refcnt)"
+	[ "$fails" -eq 0 ] && [ "$(ss_4791 rxk)" -eq 0 ] &&
+		[ "$(ss_4791 rxc)" -eq 2 ] && [ "$(mod_refcnt)" -eq "$rc0" ] &&
+		rxe_dmesg_clean
+}
+ktap_check "concurrent link and namespace churn leaks nothing" churn_case
 
 # Re-creating a device in a fresh namespace after all that works again.
 recreate_case() {
