@@ -85,12 +85,13 @@ PAPER = {
         ('min_time_between_cnps', TIME, 50),
     ]}
 
-# ACC: the period is the RTT, the halt cap 8 periods, at every scale.
+# ACC: the period is the RTT, the halt cap 8 periods, at every scale.  The
+# cap goes first: sysfs checks halt_max >= period on every write.
 ACC = {
     'ref_line_bps': 25_000_000_000, 'ref_rtt_us': 40, 'marking': 'tcd',
     'knobs': [
-        ('acc_period_us', TIME, 40),
         ('acc_halt_max_us', TIME, 320),
+        ('acc_period_us', TIME, 40),
     ]}
 
 PRESETS = {'mlx5': MLX5, 'paper': PAPER, 'acc': ACC}
@@ -182,6 +183,8 @@ def table(line_bps, rtt_us):
         bed = dict(knobs(name, line_bps, rtt_us, extra=False))
         for n, kind, v in p['knobs']:
             rows.append((n, '%s %s' % (v, kind), str(bed[n])))
+        rows.append(('RoCE MTU (frame x k_b)', str(REF_MTU),
+                     str(bed_mtu(name, line_bps, rtt_us))))
         m = marking(name, line_bps, rtt_us)
         rows.append(('marking', m['mode'], ', '.join(
             '%s %s' % (k, m[k]) for k in ('k', 'kmin', 'kmax', 'pmax', 'xoff')
@@ -189,7 +192,8 @@ def table(line_bps, rtt_us):
     w = [max(len(r[i]) for r in rows + [('knob', 'reference', 'test bed')])
          for i in range(3)]
     sep = '  '.join('=' * x for x in w)
-    out = [sep, '  '.join(h.ljust(x) for h, x in zip(('knob', 'reference', 'test bed'), w)), sep]
+    out = [sep, '  '.join(h.ljust(x) for h, x in
+                          zip(('knob', 'reference', 'test bed'), w)).rstrip(), sep]
     out += ['  '.join(c.ljust(x) for c, x in zip(r, w)).rstrip() for r in rows]
     out.append(sep)
     return '\n'.join(out)
