@@ -6,7 +6,6 @@ table, the onset plots, the long plots, the knobs each algorithm ran
 with, the scaling rule and the caveats.  python3 stdlib only."""
 import base64
 import html
-import json
 import os
 import sys
 
@@ -40,21 +39,6 @@ def img(path, alt):
     with open(path, 'rb') as fh:
         b64 = base64.b64encode(fh.read()).decode()
     return '<img alt="%s" src="data:image/png;base64,%s">' % (html.escape(alt), b64)
-
-
-def load_runs(out):
-    runs = []
-    with open(os.path.join(out, 'runs.tsv')) as fh:
-        for line in fh:
-            s, a, st, wall, d = line.rstrip('\n').split('\t')
-            m = {}
-            mp = os.path.join(d, 'metrics.json')
-            if st == 'ok' and os.path.exists(mp):
-                with open(mp) as f2:
-                    m = summary.derived(json.load(f2))
-            runs.append({'scen': s, 'algo': a, 'status': st, 'wall': int(wall),
-                         'dir': d, 'm': m})
-    return runs
 
 
 def ratio(a, b, key):
@@ -132,7 +116,7 @@ def knobs_of_run(r):
 
 
 def page(out):
-    runs = load_runs(out)
+    runs = summary.load_runs(out)
     scens = sorted({r['scen'] for r in runs})
     b = ['<!DOCTYPE html><html><head><meta charset="utf-8">',
          '<title>rxe-acc evaluation</title><style>',

@@ -42,48 +42,32 @@ REF_MTU = 4096             # the reference fabric's RoCE MTU
 # Kinds of knob: how each scales.
 TIME, RATE, BYTES, ONE = 'time_us', 'rate_kbps', 'bytes', 'dimensionless'
 
-# mlx5 firmware defaults (rxe_cc_dcqcn.c), reference 25 Gb/s, RTT 40 us.
-MLX5 = {
-    'ref_line_bps': 25_000_000_000, 'ref_rtt_us': 40, 'marking': 'red',
-    'knobs': [
-        ('rpg_time_reset', TIME, 300),
-        ('rpg_byte_reset', BYTES, 32767),
-        ('rpg_ai_rate_kbps', RATE, 5000),
-        ('rpg_hai_rate_kbps', RATE, 50000),
-        ('rpg_min_rate_kbps', RATE, 1000),
-        ('rpg_threshold', ONE, 1),
-        ('rpg_gd', ONE, 11),
-        ('rpg_min_dec_fac', ONE, 50),
-        ('dce_tcp_g', ONE, 1019),
-        ('dce_tcp_rtt', TIME, 1),
-        ('rate_reduce_monitor_period', TIME, 4),
-        ('initial_alpha_value', ONE, 1023),
-        ('clamp_tgt_rate', ONE, 0),
-        ('min_time_between_cnps', TIME, 0),
-    ]}
-
-# Zhu et al., SIGCOMM'15, 40 Gb/s: timers T = K = 55 us, CNP gap N = 50 us,
-# B = 10 MB, F = 5, g = 1/256 (1020 of 1024 kept), R_AI = 40 Mb/s, RT = RC
-# on every cut.  The paper gives no R_HAI here: 10 x R_AI (mlx5's ratio)
-# is our assumption.  Marking: a step at the shared point K (below).
-PAPER = {
-    'ref_line_bps': 40_000_000_000, 'ref_rtt_us': 40, 'marking': 'step',
-    'knobs': [
-        ('rpg_time_reset', TIME, 55),
-        ('rpg_byte_reset', BYTES, 10_000_000),
-        ('rpg_ai_rate_kbps', RATE, 40_000),
-        ('rpg_hai_rate_kbps', RATE, 400_000),
-        ('rpg_min_rate_kbps', RATE, 1000),
-        ('rpg_threshold', ONE, 5),
-        ('rpg_gd', ONE, 11),
-        ('rpg_min_dec_fac', ONE, 50),
-        ('dce_tcp_g', ONE, 1020),
-        ('dce_tcp_rtt', TIME, 55),
-        ('rate_reduce_monitor_period', TIME, 0),
-        ('initial_alpha_value', ONE, 1023),
-        ('clamp_tgt_rate', ONE, 1),
-        ('min_time_between_cnps', TIME, 50),
-    ]}
+# DCQCN knobs: mlx5's firmware defaults (rxe_cc_dcqcn.c), reference 25 Gb/s
+# and a 40 us RTT; and Zhu et al., SIGCOMM'15, at 40 Gb/s: timers T = K =
+# 55 us, CNP gap N = 50 us, B = 10 MB, F = 5, g = 1/256 (1020 of 1024
+# kept), R_AI = 40 Mb/s, RT = RC on every cut.  The paper gives no R_HAI
+# with these: 10 x R_AI (mlx5's ratio) is our assumption.
+DCQCN_KNOBS = [  # (sysfs name, kind, mlx5, paper)
+    ('rpg_time_reset', TIME, 300, 55),
+    ('rpg_byte_reset', BYTES, 32767, 10_000_000),
+    ('rpg_ai_rate_kbps', RATE, 5000, 40_000),
+    ('rpg_hai_rate_kbps', RATE, 50000, 400_000),
+    ('rpg_min_rate_kbps', RATE, 1000, 1000),
+    ('rpg_threshold', ONE, 1, 5),
+    ('rpg_gd', ONE, 11, 11),
+    ('rpg_min_dec_fac', ONE, 50, 50),
+    ('dce_tcp_g', ONE, 1019, 1020),
+    ('dce_tcp_rtt', TIME, 1, 55),
+    ('rate_reduce_monitor_period', TIME, 4, 0),
+    ('initial_alpha_value', ONE, 1023, 1023),
+    ('clamp_tgt_rate', ONE, 0, 1),
+    ('min_time_between_cnps', TIME, 0, 50),
+]
+# Marking: RED from K (mlx5) or a step at K (paper), see marking().
+MLX5 = {'ref_line_bps': 25_000_000_000, 'ref_rtt_us': 40, 'marking': 'red',
+        'knobs': [(n, k, m) for n, k, m, _ in DCQCN_KNOBS]}
+PAPER = {'ref_line_bps': 40_000_000_000, 'ref_rtt_us': 40, 'marking': 'step',
+         'knobs': [(n, k, p) for n, k, _, p in DCQCN_KNOBS]}
 
 # ACC: the period is the RTT, the halt cap 8 periods, at every scale.  The
 # cap goes first: sysfs checks halt_max >= period on every write.

@@ -87,7 +87,9 @@ def brief(path):
               % (fmt(m, 'lat_p50_us', '%.0f', 1), fmt(m, 'lat_p99_us', '%.0f', 1), m['lat_n']))
 
 
-def summary(out):
+def load_runs(out):
+    """[{scen, algo, status, wall, dir, m}] of OUT/runs.tsv, m = the run's
+    derived metrics ({} unless it passed)."""
     runs = []
     with open(os.path.join(out, 'runs.tsv')) as fh:
         for line in fh:
@@ -97,7 +99,14 @@ def summary(out):
             if st == 'ok' and os.path.exists(mp):
                 with open(mp) as f2:
                     m = derived(json.load(f2))
-            runs.append((s, a, st, int(wall), m))
+            runs.append({'scen': s, 'algo': a, 'status': st, 'wall': int(wall),
+                         'dir': d, 'm': m})
+    return runs
+
+
+def summary(out):
+    runs = [(r['scen'], r['algo'], r['status'], r['wall'], r['m'])
+            for r in load_runs(out)]
     print('# rxe-acc evaluation\n')
     print('Raw data per run in `SCENARIO/ALGO/` (lsw counters JSON + CSV, perftest')
     print('output, rdma counters, rxe_cc trace).  Flow rates are lsw-measured frame')

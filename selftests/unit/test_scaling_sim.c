@@ -323,35 +323,23 @@ static void test_scaling_acc(void **state)
 	check_agree(&ref, &bed, 6);
 }
 
-static void test_scaling_dcqcn_mlx5(void **state)
-{
-	static struct scale ref = { "dcqcn mlx5", ALGO_DCQCN,
-				    SCALE_COMMON(MLX5, REF) };
-	static struct scale bed = { "dcqcn mlx5", ALGO_DCQCN,
-				    SCALE_COMMON(MLX5, BED) };
-
-	(void)state;
-	ref.dcqcn = DCQCN_PARAMS(MLX5, REF);
-	bed.dcqcn = DCQCN_PARAMS(MLX5, BED);
-	assert_int_equal(rxe_cc_dcqcn_params_check(&ref.dcqcn), 0);
-	assert_int_equal(rxe_cc_dcqcn_params_check(&bed.dcqcn), 0);
-	check_agree(&ref, &bed, 30);
+/* Both DCQCN presets: the same check on the knobs of P (MLX5, PAPER). */
+#define TEST_SCALING_DCQCN(fn, P, label)				\
+static void fn(void **state)						\
+{									\
+	static struct scale ref = { label, ALGO_DCQCN, SCALE_COMMON(P, REF) }; \
+	static struct scale bed = { label, ALGO_DCQCN, SCALE_COMMON(P, BED) }; \
+									\
+	(void)state;							\
+	ref.dcqcn = DCQCN_PARAMS(P, REF);				\
+	bed.dcqcn = DCQCN_PARAMS(P, BED);				\
+	assert_int_equal(rxe_cc_dcqcn_params_check(&ref.dcqcn), 0);	\
+	assert_int_equal(rxe_cc_dcqcn_params_check(&bed.dcqcn), 0);	\
+	check_agree(&ref, &bed, 30);					\
 }
 
-static void test_scaling_dcqcn_paper(void **state)
-{
-	static struct scale ref = { "dcqcn paper", ALGO_DCQCN,
-				    SCALE_COMMON(PAPER, REF) };
-	static struct scale bed = { "dcqcn paper", ALGO_DCQCN,
-				    SCALE_COMMON(PAPER, BED) };
-
-	(void)state;
-	ref.dcqcn = DCQCN_PARAMS(PAPER, REF);
-	bed.dcqcn = DCQCN_PARAMS(PAPER, BED);
-	assert_int_equal(rxe_cc_dcqcn_params_check(&ref.dcqcn), 0);
-	assert_int_equal(rxe_cc_dcqcn_params_check(&bed.dcqcn), 0);
-	check_agree(&ref, &bed, 30);
-}
+TEST_SCALING_DCQCN(test_scaling_dcqcn_mlx5, MLX5, "dcqcn mlx5")
+TEST_SCALING_DCQCN(test_scaling_dcqcn_paper, PAPER, "dcqcn paper")
 
 int main(void)
 {
