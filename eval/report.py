@@ -12,6 +12,7 @@ import sys
 import scaling
 import summary
 
+LOADED = 3.0   # 1-minute load average above which a run is suspect (2 CPUs)
 NAMES = {'none': 'none', 'dcqcn': 'DCQCN (mlx5, scaled)',
          'dcqcn-paper': 'DCQCN (paper, scaled)', 'acc': 'ACC'}
 CAVEATS = [
@@ -39,6 +40,15 @@ def img(path, alt):
     with open(path, 'rb') as fh:
         b64 = base64.b64encode(fh.read()).decode()
     return '<img alt="%s" src="data:image/png;base64,%s">' % (html.escape(alt), b64)
+
+
+def host_load(r):
+    """Max of the 1-minute load averages eval/run recorded around the run."""
+    try:
+        with open(os.path.join(r['dir'], 'host-load.txt')) as fh:
+            return max(float(x) for x in fh.read().split())
+    except (OSError, ValueError):
+        return None
 
 
 def ratio(a, b, key):
@@ -85,14 +95,17 @@ def headline(runs):
 
 def table(runs):
     cols = [c for c in summary.COLS if c[1] in summary.HEADLINE]
-    h = ['<table><tr><th>scenario</th><th>algorithm</th><th>status</th>']
+    h = ['<table><tr><th>scenario</th><th>algorithm</th><th>status</th>'
+         '<th>host load</th>']
     h += ['<th>%s</th>' % html.escape(c[0]) for c in cols]
     h.append('</tr>')
     for r in runs:
         cells = [summary.fmt(r['m'], k, f, sc) if r['m'] else '–'
                  for _, k, f, sc in cols]
-        h.append('<tr><td>%s</td><td>%s</td><td>%s</td>%s</tr>' % (
+        load = host_load(r)
+        h.append('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s</tr>' % (
             r['scen'], NAMES.get(r['algo'], r['algo']), r['status'],
+            '–' if load is None else '%.1f' % load,
             ''.join('<td>%s</td>' % html.escape(str(c)) for c in cells)))
     h.append('</table>')
     return '\n'.join(h)
@@ -129,6 +142,14 @@ def page(out):
          '<h1>rxe-acc evaluation: %s</h1>' % html.escape(os.path.basename(out))]
     b.append('<h2>Headline</h2>')
     b += ['<p>%s</p>' % html.escape(x) for x in headline(runs)] or ['<p>(no pair ran)</p>']
+    loads = [x for x in map(host_load, runs) if x is not None]
+    if loads and max(loads) > LOADED:
+        b.append('<p><strong>Warning: the host was loaded (1-minute load '
+                 'average up to %.1f on %d CPUs) during these runs.  A '
+                 'starved VM cannot fill the link, stalls and then sends in '
+                 'bursts: utilisation, queue and PFC figures are then the '
+                 'host\'s, not the algorithms\'.  Re-run on an idle host.'
+                 '</strong></p>' % (max(loads), os.cpu_count() or 0))
     b.append('<h2>Table</h2>')
     b.append('<p>Flow rates over the window in which all flows are active; '
              'convergence from the onset (the last flow\'s first packet) until '
