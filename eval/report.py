@@ -150,6 +150,14 @@ def page(out):
                  'bursts: utilisation, queue and PFC figures are then the '
                  'host\'s, not the algorithms\'.  Re-run on an idle host.'
                  '</strong></p>' % (max(loads), os.cpu_count() or 0))
+    apart = ['%s/%s' % (r['scen'], r['algo']) for r in runs
+             if r['m'] and not r['m'].get('window_s')
+             and len(r['m'].get('flows', [])) > 1]
+    if apart:
+        b.append('<p><strong>No incast in %s: lsw never saw the flows send '
+                 'at the same time (the second started after the first had '
+                 'finished), so there is nothing to converge.</strong></p>'
+                 % ', '.join(apart))
     b.append('<h2>Table</h2>')
     b.append('<p>Flow rates over the window in which all flows are active; '
              'convergence from the onset (the last flow\'s first packet) until '
