@@ -9,6 +9,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 import metrics as M  # noqa: E402
 import onset as O  # noqa: E402
+import scaling as S  # noqa: E402
 
 CASES = []
 
@@ -120,6 +121,34 @@ def trace_onset_halts_and_rates():
     assert close(O.halts_per_s(ev, 3.0, 5.0), 1.5)
     r = O.trace_rates(ev, 1.5, 2.9)
     assert r[('rxe_h0', 17)] == [(1.5, 5e6), (2.0, 0.0), (2.5, 4e6)]
+
+
+@case
+def scaling_rule_by_hand():
+    # mlx5 at 25 Gb/s, 40 us -> 20 Mb/s, 4 ms: k_t 100, k_r 0.0008, k_b 0.08
+    k_t, k_r, k_b = S.factors('mlx5')
+    assert close(k_t, 100) and close(k_r, 0.0008) and close(k_b, 0.08)
+    k = dict(S.knobs('mlx5', extra=False))
+    assert k['rpg_time_reset'] == 30000 and k['dce_tcp_rtt'] == 100
+    assert k['rpg_ai_rate_kbps'] == 4 and k['rpg_hai_rate_kbps'] == 40
+    assert k['rpg_byte_reset'] == 2621          # 32767 * 0.08 = 2621.4
+    assert k['rpg_min_rate_kbps'] == 1          # 0.8 rounds to 1 (floor 1)
+    assert k['dce_tcp_g'] == 1019 and k['rpg_threshold'] == 1
+    # BDP 10 KB: K = 15 KB; RED Kmax = min(30 KB, 0.9 * 30 KB) = 27 KB
+    m = S.marking('mlx5')
+    assert (m['kmin'], m['kmax'], m['xoff']) == (15000, 27000, 30000)
+    assert m['kmax'] < m['xoff']
+    assert S.marking('paper')['kmin'] == S.marking('paper')['kmax'] == 15000
+    assert S.marking('acc') == {'mode': 'tcd', 'k': 15000, 'xoff': 30000}
+    # paper at 40 Gb/s: k_r 0.0005; AI 40 Mb/s -> 20 kb/s, B 10 MB -> 500 KB
+    p = dict(S.knobs('paper', extra=False))
+    assert p['rpg_ai_rate_kbps'] == 20 and p['rpg_byte_reset'] == 500000
+    assert p['min_time_between_cnps'] == 5000 and p['clamp_tgt_rate'] == 1
+    # frame 4178 B * 0.08 = 334 B: MTU 256 (338 B) is the nearest
+    assert S.bed_mtu('mlx5') == 256
+    # ACC's cap is written before its period (sysfs checks cap >= period)
+    names = [n for n, _ in S.knobs('acc')]
+    assert names.index('acc_halt_max_us') < names.index('acc_period_us')
 
 
 @case
