@@ -20,9 +20,10 @@ eval/tests/test_metrics.py):
   * Jain's index: (sum x)^2 / (n * sum x^2);
   * window_mbps (per flow): its mean rate over the all-active window
     [window_t0_ns, window_t1_ns] (latest start, earliest end);
-  * convergence: from the moment the last flow starts until the first bin
-    from which every flow stays within +-band of the fair share (the mean
-    aggregate over the all-active window / n) to the window's end;
+  * fair share: the flows' mean over the all-active window / n;
+  * from the onset (eval/onset.py): convergence in ms and periods, the share
+    of time within +-band after it, the rate spread p5/p95, halts per
+    second; the queue mean and p99 over the all-active window;
   * utilisation: bottleneck egress wire bits (frame + overhead) over
     rate * (tx_last - tx_first) from the counters;
   * queue mean: time-weighted (sample and hold) over the busy interval;
@@ -35,49 +36,13 @@ import os
 import re
 import sys
 
+import onset as O
+from stats import interp, jain, percentile  # noqa: F401 (tests use M.*)
+
 WIRE_OVERHEAD = 24  # lsw default (preamble, SFD, FCS, IFG)
 
 
 # ---------------------------------------------------------------- pure maths
-def jain(xs):
-    xs = list(xs)
-    if not xs:
-        return None
-    s2 = sum(x * x for x in xs)
-    if s2 == 0:
-        return None
-    return sum(xs) ** 2 / (len(xs) * s2)
-
-
-def percentile(values, p):
-    """Nearest rank: the ceil(p/100 * n)-th smallest (p in (0, 100])."""
-    v = sorted(values)
-    if not v:
-        return None
-    # round() first: 99.9 / 100 * 1000 is 999.0000000000001 in binary
-    k = max(1, math.ceil(round(p * len(v) / 100.0, 9)))
-    return v[min(k, len(v)) - 1]
-
-
-def interp(samples, t):
-    """Cumulative value at time t, linear between (t, value) samples."""
-    if not samples:
-        return 0
-    if t <= samples[0][0]:
-        return samples[0][1]
-    if t >= samples[-1][0]:
-        return samples[-1][1]
-    lo, hi = 0, len(samples) - 1
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if samples[mid][0] <= t:
-            lo = mid
-        else:
-            hi = mid
-    (t0, v0), (t1, v1) = samples[lo], samples[hi]
-    return v0 + (v1 - v0) * (t - t0) / (t1 - t0)
-
-
 def rate_series(samples, t_start, t_end, bin_ns):
     """[(bin start, b/s)] from cumulative byte samples [(t_ns, bytes)]."""
     out = []
@@ -99,23 +64,6 @@ def active_interval(samples):
                 first = t0
             last = t1
     return None if first is None else (first, last)
-
-
-def convergence_time(series, fair, band=0.10):
-    """series: per flow, aligned lists of (t, rate).  Seconds from the first
-    bin to the first bin from which all flows stay within +-band*fair until
-    the end; None if they never do."""
-    if not series or not series[0] or fair <= 0:
-        return None
-    n = len(series[0])
-    ok = [all(abs(s[i][1] - fair) <= band * fair for s in series)
-          for i in range(n)]
-    k = n
-    while k > 0 and ok[k - 1]:
-        k -= 1
-    if k == n:
-        return None
-    return (series[0][k][0] - series[0][0][0]) / 1e9
 
 
 def queue_stats(samples, t_start=None, t_end=None):
@@ -248,13 +196,15 @@ def host_port(ports, host):
     return None
 
 
-def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10):
+def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
+            period_ms=4.0):
     prios, ports = load_counters(os.path.join(run, 'lsw-counters.json'))
     ts = load_csv(os.path.join(run, 'lsw-timeseries.csv'))
     flows = load_flows(os.path.join(run, 'flows.tsv'))
     bsw, bport = bottleneck.split(':')
     bin_ns = int(bin_ms * 1e6)
-    m = {'bottleneck': bottleneck, 'prio': prio, 'bin_ms': bin_ms, 'flows': []}
+    m = {'bottleneck': bottleneck, 'prio': prio, 'bin_ms': bin_ms,
+         'period_ms': period_ms, 'flows': []}
 
     # Per flow (bw flows only): bytes the switch got from the sender port.
     bw_flows = [f for f in flows if f['tool'] == 'ib_write_bw']
@@ -311,15 +261,23 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10):
                 if c and spans[ent['id']]:
                     ent['window_mbps'] = ((interp(c, w1) - interp(c, w0)) *
                                           8e3 / (w1 - w0))
-        if w1 - w0 >= 2 * bin_ns:
-            series = [rate_series(cum[i], w0, w1, bin_ns) for i in spans if spans[i]]
-            means = [sum(r for _, r in s) / len(s) for s in series]
-            m['jain'] = jain(means)
-            fair = sum(means) / len(means)
-            m['fair_mbps'] = fair / 1e6
-            m['converge_s'] = convergence_time(series, fair, band)
+        if w1 > w0:
+            rates = [e['window_mbps'] for e in m['flows'] if 'window_mbps' in e]
+            m['jain'] = jain(rates)
+            m['fair_mbps'] = sum(rates) / len(rates)
     elif len(live) == 1:
         m['jain'] = 1.0
+
+    # rxe_cc trace (guest clock).
+    tr = os.path.join(run, 'trace.txt')
+    ev = []
+    if os.path.exists(tr):
+        with open(tr) as fh:
+            ev = parse_trace(fh.read())
+    m['trace_events'] = len(ev)
+    m['trace_halts'] = sum(1 for e in ev if e[1] == 'rxe_cc_halt')
+    onset_metrics(m, cum, spans, qs, ev, period_ms, band)
+    write_onset_dat(run, m, cum, spans, qs, ev, period_ms)
 
     # PFC: every port, this priority; host NIC models included.
     tot = {'pfc_tx': 0, 'xoff_tx': 0, 'paused_ns': 0, 'host_paused_ns': 0,
@@ -362,19 +320,78 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10):
             for p in (50, 90, 99, 99.9):
                 m['lat_p%g_us' % p] = percentile(lat, p)
 
-    # rxe_cc trace: rate events and halts.
-    tr = os.path.join(run, 'trace.txt')
-    ev = []
-    if os.path.exists(tr):
-        with open(tr) as fh:
-            ev = parse_trace(fh.read())
-    m['trace_events'] = len(ev)
-    m['trace_halts'] = sum(1 for e in ev if 'halt' in e[1])
-
     write_dat(run, cum, spans, brow, bin_ns, ev, ts, prio)
     with open(os.path.join(run, 'metrics.json'), 'w') as fh:
         json.dump(m, fh, indent=1, sort_keys=True)
     return m
+
+
+def onset_metrics(m, cum, spans, qs, ev, period_ms, band):
+    """The figures from the onset (eval/onset.py) into m."""
+    period_ns = int(period_ms * 1e6)
+    live = {i: cum[i] for i in spans if spans[i]}
+    starts = [O.first_change(c) for c in live.values()]
+    if len(live) < 2 or 'window_t1_ns' not in m or None in starts:
+        return
+    onset, end = max(starts), m['window_t1_ns']
+    win = O.WINDOW_PERIODS * period_ns
+    step = period_ns // 4
+    series = [O.window_rates(c, onset, end, win, step) for c in live.values()]
+    fair = m['fair_mbps'] * 1e6
+    m['onset_ns'] = onset
+    t_conv, share = O.convergence(series, fair, band)
+    if t_conv is not None:
+        m['converge_ms'] = (t_conv - onset) / 1e6
+        m['converge_periods'] = (t_conv - onset) / period_ns
+    m['within_share'] = share
+    m['spread_p5'], m['spread_p95'] = O.spread(series, fair)
+    qw = [q for t, q in qs if onset <= t <= end]
+    if qw:
+        m['queue_p99_bytes'] = O.percentile(qw, 99)
+        m['queue_active_mean_bytes'] = queue_stats(qs, onset, end)[1]
+    t_on = O.trace_onset(ev)
+    if t_on is not None:
+        m['trace_onset_s'] = t_on
+        m['halts_per_s'] = O.halts_per_s(ev, t_on, t_on + (end - onset) / 1e9)
+
+
+ONSET_BEFORE, ONSET_AFTER = 5, 30   # periods shown around the onset
+
+
+def write_onset_dat(run, m, cum, spans, qs, ev, period_ms):
+    """Data of the onset plot, time in periods from the onset:
+    onset-lsw.dat (t, queue KB, each flow's Mb/s over the last period at
+    lsw) and onset-trace.dat (t, QP index, paced Mb/s from the trace)."""
+    if 'onset_ns' not in m:
+        return
+    T = period_ms * 1e6
+    on = m['onset_ns']
+    ids = [i for i in sorted(cum) if spans[i]]
+    win = O.window_rates
+    ser = [win(cum[i], on - (ONSET_BEFORE + 1) * T, on + ONSET_AFTER * T,
+               int(T), int(T / 4)) for i in ids]
+    qd = dict(qs)
+    with open(os.path.join(run, 'onset-lsw.dat'), 'w') as fh:
+        fh.write('# t_periods queue_kb ' +
+                 ' '.join('flow%d_mbps' % i for i in ids) + '\n')
+        for k in range(min(len(x) for x in ser) if ser else 0):
+            t = ser[0][k][0]
+            q = qd.get(t)
+            if q is None:   # the queue sample at or before t
+                q = max(((tt, qq) for tt, qq in qs if tt <= t),
+                        default=(0, 0))[1]
+            fh.write('%.3f %.3f %s\n' % ((t - on) / T, q / 1e3, ' '.join(
+                '%.3f' % (x[k][1] / 1e6) for x in ser)))
+    with open(os.path.join(run, 'onset-trace.dat'), 'w') as fh:
+        fh.write('# t_periods qp rate_mbps (steps; halts at 0)\n')
+        t_on = m.get('trace_onset_s')
+        if t_on is None:
+            return
+        t0, t1 = t_on - ONSET_BEFORE * T / 1e9, t_on + ONSET_AFTER * T / 1e9
+        for n, (key, pts) in enumerate(sorted(O.trace_rates(ev, t0, t1).items())):
+            for t, r in pts + [(t1, pts[-1][1])]:
+                fh.write('%.3f %d %.3f\n' % ((t - t_on) * 1e9 / T, n, r / 1e6))
+            fh.write('\n\n')
 
 
 def write_dat(run, cum, spans, brow, bin_ns, ev, ts, prio):
@@ -440,13 +457,14 @@ def main(argv):
     a.add_argument('--bin-ms', type=float, default=200)
     a.add_argument('--victim', type=int)
     a.add_argument('--band', type=float, default=0.10)
+    a.add_argument('--period-ms', type=float, default=4.0)
     g = sub.add_parser('get', help='print one field of a metrics.json')
     g.add_argument('file')
     g.add_argument('field')
     args = ap.parse_args(argv)
     if args.cmd == 'analyse':
         m = analyse(args.run, args.bottleneck, args.prio, args.bin_ms,
-                    args.victim, args.band)
+                    args.victim, args.band, args.period_ms)
         json.dump(m, sys.stdout, indent=1, sort_keys=True)
         print()
     else:

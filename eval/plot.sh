@@ -5,6 +5,9 @@
 #   SCEN/queue.png         bottleneck queue vs time, one line per algorithm
 #   SCEN/pauses.png        paused egress/NIC queues vs time, per algorithm
 #   SCEN/ALGO/cc-rate.png  per-QP rate vs time with halts (rxe_cc trace)
+#   SCEN/onset.png         the first 30 periods after the onset, one panel per
+#                          algorithm on one axis in periods: paced rates
+#                          (trace), throughput per period and queue (lsw)
 set -u
 out=$1
 command -v gnuplot >/dev/null || { echo "# plot: no gnuplot"; exit 1; }
@@ -52,4 +55,38 @@ for s in $(cut -f1 "$out/runs.tsv" | sort -u); do
 	overlay "$out/$s/queue.png" "$s: bottleneck egress queue" KB "$q" || exit 1
 	overlay "$out/$s/pauses.png" "$s: paused queues (switch egress + host NIC), prio 3" \
 		'paused queues' "$p" || exit 1
+done
+# onset DIR...: one panel per run, side by side.
+onset_plot() {
+	local png=$1 title=$2; shift 2
+	local n=$# i=0 cmds='' d a nf w=$((450 * $#))
+	for d in "$@"; do
+		a=$(basename "$d")
+		nf=$(awk '/^#/ {print NF - 3; exit}' "$d/onset-lsw.dat")
+		cmds+="set title '$a'
+set origin $i.0/$n, 0; set size 1.0/$n, 0.93
+plot for [k=1:$nf] '$d/onset-lsw.dat' using 1:(column(k+2)) with lines lw 2 title sprintf('flow %d (lsw, per T)', k-1), \
+     '$d/onset-trace.dat' using 1:3 with steps dt 2 lc rgb 'orange' title 'paced (trace, per QP)', \
+     '$d/onset-lsw.dat' using 1:2 axes x1y2 with lines lc rgb 'gray' title 'queue KB'
+"
+		i=$((i + 1))
+	done
+	gnuplot <<G
+${term/900,450/$w,420}
+set output '$png'
+set multiplot title '$title'
+set xlabel 'periods T from the onset'; set ylabel 'Mb/s'; set y2label 'queue KB'
+set xrange [-5:30]; set yrange [0:*]; set y2range [0:*]; set ytics nomirror; set y2tics
+set grid; set key top right font ',8'
+$cmds
+unset multiplot
+G
+}
+for s in $(cut -f1 "$out/runs.tsv" | sort -u); do
+	dirs=()
+	while IFS=$'\t' read -r s2 a st _ dir; do
+		[ "$s2" = "$s" ] && [ "$st" = ok ] && [ -s "$dir/onset-lsw.dat" ] && dirs+=("$dir")
+	done <"$out/runs.tsv"
+	[ ${#dirs[@]} -gt 0 ] || continue
+	onset_plot "$out/$s/onset.png" "$s: the onset (second flow starts at 0)" "${dirs[@]}" || exit 1
 done

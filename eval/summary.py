@@ -10,35 +10,46 @@ import os
 import sys
 
 COLS = [  # (header, key, format, scale)
-    ('flows Mb/s (lsw)', 'flows_lsw', None, None),
+    ('flows Mb/s (all active)', 'flows_window', None, None),
     ('perftest Mb/s', 'flows_perftest', None, None),
     ('bottleneck Mb/s', 'bottleneck_mbps', '%.1f', 1),
     ('util', 'utilisation', '%.3f', 1),
     ('Jain', 'jain', '%.3f', 1),
-    ('converge s', 'converge_s', '%.1f', 1),
+    ('converge ms', 'converge_ms', '%.0f', 1),
+    ('converge T', 'converge_periods', '%.1f', 1),
+    ('then within ±10 %', 'within_share', '%.2f', 1),
+    ('spread p5-p95', 'spread', None, None),
+    ('halts/s', 'halts_per_s', '%.1f', 1),
+    ('q mean KB', 'queue_active_mean_bytes', '%.1f', 1e-3),
+    ('q p99 KB', 'queue_p99_bytes', '%.1f', 1e-3),
     ('q peak KB', 'queue_peak_bytes', '%.1f', 1e-3),
-    ('q mean KB', 'queue_mean_bytes', '%.1f', 1e-3),
     ('PFC frames', 'pfc_tx', '%d', 1),
-    ('XOFF', 'xoff_tx', '%d', 1),
     ('paused s', 'paused_s', '%.2f', 1),
     ('paused ports', 'spread_ports', '%d', 1),
     ('drops', 'drops_all', '%d', 1),
-    ('ECT/CE in', 'ecn_in', None, None),
     ('CE/UE marks', 'marks', None, None),
     ('victim Mb/s', 'victim_mbps', '%.1f', 1),
     ('lat p50 us', 'lat_p50_us', '%.0f', 1),
     ('lat p99 us', 'lat_p99_us', '%.0f', 1),
-    ('trace ev', 'trace_events', '%d', 1),
 ]
-RATIO_KEYS = ['bottleneck_mbps', 'utilisation', 'jain', 'converge_s',
-              'queue_peak_bytes', 'queue_mean_bytes', 'pfc_tx', 'paused_s',
-              'victim_mbps', 'lat_p50_us', 'lat_p99_us', 'flow_sum_mbps']
+# The headline columns (the report's table and `brief`).
+HEADLINE = ['flows_window', 'utilisation', 'jain', 'converge_ms',
+            'converge_periods', 'within_share', 'spread', 'halts_per_s',
+            'queue_active_mean_bytes', 'queue_p99_bytes', 'pfc_tx', 'paused_s']
+RATIO_KEYS = ['utilisation', 'converge_ms', 'within_share',
+              'queue_active_mean_bytes', 'queue_p99_bytes', 'pfc_tx',
+              'paused_s', 'victim_mbps', 'lat_p50_us', 'lat_p99_us',
+              'flow_sum_mbps']
 
 
 def derived(m):
     m = dict(m)
     fl = m.get('flows', [])
     m['flows_lsw'] = ' '.join('%.1f' % f['lsw_mbps'] for f in fl if f.get('lsw_mbps') is not None)
+    m['flows_window'] = ' '.join('%.2f' % f['window_mbps'] for f in fl
+                                 if f.get('window_mbps') is not None)
+    if m.get('spread_p5') is not None:
+        m['spread'] = '%.2f-%.2f' % (m['spread_p5'], m['spread_p95'])
     m['flows_perftest'] = ' '.join('%.1f' % f['perftest_mbps'] for f in fl
                                    if f.get('perftest_mbps') is not None)
     m['flow_sum_mbps'] = sum(f.get('perftest_mbps') or 0 for f in fl)
@@ -60,19 +71,25 @@ def fmt(m, key, f, scale):
 def brief(path):
     with open(path) as fh:
         m = derived(json.load(fh))
-    print('flows Mb/s lsw [%s] perftest [%s]; bottleneck %s Mb/s of %s (util %s)'
-          % (m['flows_lsw'], m['flows_perftest'], fmt(m, 'bottleneck_mbps', '%.1f', 1),
+    print('flows Mb/s all-active [%s] perftest [%s]; bottleneck %s Mb/s of %s (util %s)'
+          % (m['flows_window'], m['flows_perftest'], fmt(m, 'bottleneck_mbps', '%.1f', 1),
              fmt(m, 'line_rate_mbps', '%.0f', 1), fmt(m, 'utilisation', '%.3f', 1)))
-    print('Jain %s, converge %s s, queue peak %s KB mean %s KB, PFC %s frames, paused %s s, drops %s'
-          % (fmt(m, 'jain', '%.3f', 1), fmt(m, 'converge_s', '%.1f', 1),
-             fmt(m, 'queue_peak_bytes', '%.1f', 1e-3), fmt(m, 'queue_mean_bytes', '%.1f', 1e-3),
+    print('Jain %s, converge %s ms (%s T), then within %s, spread %s, halts/s %s'
+          % (fmt(m, 'jain', '%.3f', 1), fmt(m, 'converge_ms', '%.0f', 1),
+             fmt(m, 'converge_periods', '%.1f', 1), fmt(m, 'within_share', '%.2f', 1),
+             fmt(m, 'spread', None, None), fmt(m, 'halts_per_s', '%.1f', 1)))
+    print('queue mean %s KB p99 %s KB peak %s KB, PFC %s frames, paused %s s, drops %s'
+          % (fmt(m, 'queue_active_mean_bytes', '%.1f', 1e-3), fmt(m, 'queue_p99_bytes', '%.1f', 1e-3),
+             fmt(m, 'queue_peak_bytes', '%.1f', 1e-3),
              fmt(m, 'pfc_tx', '%d', 1), fmt(m, 'paused_s', '%.2f', 1), m['drops_all']))
     if m.get('lat_n'):
         print('latency p50 %s us, p99 %s us (%d samples)'
               % (fmt(m, 'lat_p50_us', '%.0f', 1), fmt(m, 'lat_p99_us', '%.0f', 1), m['lat_n']))
 
 
-def summary(out):
+def load_runs(out):
+    """[{scen, algo, status, wall, dir, m}] of OUT/runs.tsv, m = the run's
+    derived metrics ({} unless it passed)."""
     runs = []
     with open(os.path.join(out, 'runs.tsv')) as fh:
         for line in fh:
@@ -82,11 +99,21 @@ def summary(out):
             if st == 'ok' and os.path.exists(mp):
                 with open(mp) as f2:
                     m = derived(json.load(f2))
-            runs.append((s, a, st, int(wall), m))
+            runs.append({'scen': s, 'algo': a, 'status': st, 'wall': int(wall),
+                         'dir': d, 'm': m})
+    return runs
+
+
+def summary(out):
+    runs = [(r['scen'], r['algo'], r['status'], r['wall'], r['m'])
+            for r in load_runs(out)]
     print('# rxe-acc evaluation\n')
     print('Raw data per run in `SCENARIO/ALGO/` (lsw counters JSON + CSV, perftest')
-    print('output, rdma counters, rxe_cc trace).  Rates are lsw-measured frame')
-    print('bytes (a flow = its sender port); "perftest" is perftest\'s own average.')
+    print('output, rdma counters, rxe_cc trace).  Flow rates are lsw-measured frame')
+    print('bytes (a flow = its sender port) over the window in which all flows are')
+    print('active; "perftest" is perftest\'s own average over each flow\'s life.')
+    print('Convergence counts from the onset (the last flow\'s first packet) in ms')
+    print('and periods T; queue mean and p99 are over the all-active window.')
     print('Absolute figures are TCG-scaled: compare algorithms as ratios.\n')
     print('| scenario | algo | status | wall s | ' + ' | '.join(c[0] for c in COLS) + ' |')
     print('|' + '---|' * (4 + len(COLS)))

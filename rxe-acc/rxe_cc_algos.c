@@ -26,16 +26,16 @@
  */
 static void dcqcn_params(struct rxe_qp *qp, struct rxe_cc_dcqcn_params *p)
 {
-	u32 line = max_t(u32, div_u64(qp->cc.line_rate_bps, RXE_CC_BPS_PER_MBPS), 1);
+	u32 line = max_t(u32, div_u64(qp->cc.line_rate_bps, RXE_CC_DCQCN_KBPS), 1);
 
 	rxe_cc_params_read(rxe_cc_qp_dev(qp), dcqcn, p);
-	p->line_rate_mbps = line;
-	p->rpg_min_rate_mbps = min(p->rpg_min_rate_mbps, line);
-	p->rpg_max_rate_mbps = min(p->rpg_max_rate_mbps, line);
-	p->rpg_ai_rate_mbps = min(p->rpg_ai_rate_mbps, line);
-	p->rpg_hai_rate_mbps = min(p->rpg_hai_rate_mbps, line);
-	p->rate_to_set_on_first_cnp_mbps =
-		min(p->rate_to_set_on_first_cnp_mbps, line);
+	p->line_rate_kbps = line;
+	p->rpg_min_rate_kbps = min(p->rpg_min_rate_kbps, line);
+	p->rpg_max_rate_kbps = min(p->rpg_max_rate_kbps, line);
+	p->rpg_ai_rate_kbps = min(p->rpg_ai_rate_kbps, line);
+	p->rpg_hai_rate_kbps = min(p->rpg_hai_rate_kbps, line);
+	p->rate_to_set_on_first_cnp_kbps =
+		min(p->rate_to_set_on_first_cnp_kbps, line);
 }
 
 static void dcqcn_init(struct rxe_qp *qp, u64 now)

@@ -14,7 +14,7 @@
  * -----------------------------------
  * RC is the current (paced) rate, RT the target rate, alpha (of 1024) the
  * estimate of how often CNPs arrive.  Invariant: min_rate <= RC <= RT <=
- * max_rate, where max_rate = rpg_max_rate_mbps, or line_rate_mbps if 0.
+ * max_rate, where max_rate = rpg_max_rate_kbps, or line_rate_kbps if 0.
  * A QP starts unlimited at RC = RT = max_rate.
  *
  *                      CNP (at most one cut per monitor period)
@@ -38,7 +38,7 @@
  * Q30 (O(log k), exact to ~1e-9 relative).
  *
  * First CNP of the QP: alpha = initial_alpha_value; if
- * rate_to_set_on_first_cnp_mbps != 0, RC = RT = that rate, else a normal
+ * rate_to_set_on_first_cnp_kbps != 0, RC = RT = that rate, else a normal
  * decrease with that alpha.  Either way it counts as a decrease.
  *
  * Decrease, at most once per rate_reduce_monitor_period_us: a CNP arriving
@@ -75,19 +75,19 @@
 #define RXE_CC_EINVAL			22	/* -EINVAL to the sysfs layer */
 
 /* NVIDIA firmware defaults (DOCA "DCQCN CC Parameters", mlx5 cc_params). */
-#define DCQCN_DEF_AI_RATE_MBPS		5
-#define DCQCN_DEF_HAI_RATE_MBPS		50
+#define DCQCN_DEF_AI_RATE_KBPS		5000
+#define DCQCN_DEF_HAI_RATE_KBPS		50000
 #define DCQCN_DEF_TIME_RESET_US		300
 #define DCQCN_DEF_BYTE_RESET_BYTES	32767
 #define DCQCN_DEF_THRESHOLD		1
-#define DCQCN_DEF_MIN_RATE_MBPS		1
+#define DCQCN_DEF_MIN_RATE_KBPS		1000
 #define DCQCN_DEF_MIN_DEC_FAC_PCT	50
 #define DCQCN_DEF_GD			11
 #define DCQCN_DEF_DCE_TCP_G		1019	/* g = 5/1024 */
 #define DCQCN_DEF_DCE_TCP_RTT_US	1
 #define DCQCN_DEF_MONITOR_PERIOD_US	4
 #define DCQCN_DEF_INITIAL_ALPHA		1023
-#define DCQCN_DEF_LINE_RATE_MBPS	100000	/* placeholder: glue sets it */
+#define DCQCN_DEF_LINE_RATE_KBPS	100000000 /* placeholder: glue sets it */
 
 /* Longest knob time (10 s): keeps every ns product far inside u64. */
 #define DCQCN_MAX_TIME_US		10000000U
@@ -113,9 +113,9 @@ static u64 us_to_ns(u32 us)
 	return (u64)us * RXE_CC_NSEC_PER_USEC;
 }
 
-static u64 mbps_to_bps(u32 mbps)
+static u64 kbps_to_bps(u32 kbps)
 {
-	return (u64)mbps * RXE_CC_DCQCN_MBPS;
+	return (u64)kbps * RXE_CC_DCQCN_KBPS;
 }
 
 static u32 alpha_from_knob(u32 alpha)
@@ -126,23 +126,23 @@ static u32 alpha_from_knob(u32 alpha)
 void rxe_cc_dcqcn_params_default(struct rxe_cc_dcqcn_params *p)
 {
 	*p = (struct rxe_cc_dcqcn_params) {
-		.rpg_ai_rate_mbps = DCQCN_DEF_AI_RATE_MBPS,
-		.rpg_hai_rate_mbps = DCQCN_DEF_HAI_RATE_MBPS,
+		.rpg_ai_rate_kbps = DCQCN_DEF_AI_RATE_KBPS,
+		.rpg_hai_rate_kbps = DCQCN_DEF_HAI_RATE_KBPS,
 		.rpg_time_reset_us = DCQCN_DEF_TIME_RESET_US,
 		.rpg_byte_reset_bytes = DCQCN_DEF_BYTE_RESET_BYTES,
 		.rpg_threshold = DCQCN_DEF_THRESHOLD,
-		.rpg_min_rate_mbps = DCQCN_DEF_MIN_RATE_MBPS,
-		.rpg_max_rate_mbps = 0,
+		.rpg_min_rate_kbps = DCQCN_DEF_MIN_RATE_KBPS,
+		.rpg_max_rate_kbps = 0,
 		.rpg_min_dec_fac_pct = DCQCN_DEF_MIN_DEC_FAC_PCT,
 		.rpg_gd = DCQCN_DEF_GD,
 		.dce_tcp_g = DCQCN_DEF_DCE_TCP_G,
 		.dce_tcp_rtt_us = DCQCN_DEF_DCE_TCP_RTT_US,
 		.rate_reduce_monitor_period_us = DCQCN_DEF_MONITOR_PERIOD_US,
 		.initial_alpha_value = DCQCN_DEF_INITIAL_ALPHA,
-		.rate_to_set_on_first_cnp_mbps = 0,
+		.rate_to_set_on_first_cnp_kbps = 0,
 		.clamp_tgt_rate = 0,
 		.min_time_between_cnps_us = 0,
-		.line_rate_mbps = DCQCN_DEF_LINE_RATE_MBPS,
+		.line_rate_kbps = DCQCN_DEF_LINE_RATE_KBPS,
 	};
 }
 
@@ -153,15 +153,15 @@ static bool knob_in_range(u32 v, u32 lo, u32 hi)
 
 int rxe_cc_dcqcn_params_check(const struct rxe_cc_dcqcn_params *p)
 {
-	u32 line = p->line_rate_mbps;
+	u32 line = p->line_rate_kbps;
 
-	if (!knob_in_range(line, 1, RXE_CC_DCQCN_MAX_RATE_MBPS) ||
-	    !knob_in_range(p->rpg_min_rate_mbps, 1, line) ||
-	    !(p->rpg_max_rate_mbps == 0 ||
-	      knob_in_range(p->rpg_max_rate_mbps, p->rpg_min_rate_mbps, line)) ||
-	    !knob_in_range(p->rpg_ai_rate_mbps, 1, line) ||
-	    !knob_in_range(p->rpg_hai_rate_mbps, 1, line) ||
-	    !knob_in_range(p->rate_to_set_on_first_cnp_mbps, 0, line) ||
+	if (!knob_in_range(line, 1, RXE_CC_DCQCN_MAX_RATE_KBPS) ||
+	    !knob_in_range(p->rpg_min_rate_kbps, 1, line) ||
+	    !(p->rpg_max_rate_kbps == 0 ||
+	      knob_in_range(p->rpg_max_rate_kbps, p->rpg_min_rate_kbps, line)) ||
+	    !knob_in_range(p->rpg_ai_rate_kbps, 1, line) ||
+	    !knob_in_range(p->rpg_hai_rate_kbps, 1, line) ||
+	    !knob_in_range(p->rate_to_set_on_first_cnp_kbps, 0, line) ||
 	    !knob_in_range(p->rpg_time_reset_us, 1, DCQCN_MAX_TIME_US) ||
 	    !knob_in_range(p->rpg_byte_reset_bytes, 0, DCQCN_MAX_BYTE_RESET_BYTES) ||
 	    !knob_in_range(p->rpg_threshold, 1, DCQCN_MAX_THRESHOLD) ||
@@ -179,15 +179,15 @@ int rxe_cc_dcqcn_params_check(const struct rxe_cc_dcqcn_params *p)
 
 u64 rxe_cc_dcqcn_min_rate_bps(const struct rxe_cc_dcqcn_params *p)
 {
-	return mbps_to_bps(p->rpg_min_rate_mbps);
+	return kbps_to_bps(p->rpg_min_rate_kbps);
 }
 
 u64 rxe_cc_dcqcn_max_rate_bps(const struct rxe_cc_dcqcn_params *p)
 {
-	u32 cap = p->rpg_max_rate_mbps ? p->rpg_max_rate_mbps :
-					 p->line_rate_mbps;
+	u32 cap = p->rpg_max_rate_kbps ? p->rpg_max_rate_kbps :
+					 p->line_rate_kbps;
 
-	return mbps_to_bps(min_t(u32, cap, p->line_rate_mbps));
+	return kbps_to_bps(min_t(u32, cap, p->line_rate_kbps));
 }
 
 static u64 clamp_rate(const struct rxe_cc_dcqcn_params *p, u64 rate_bps)
@@ -364,9 +364,9 @@ static void rate_increase(struct rxe_cc_dcqcn_rp *rp,
 	u64 rt = rp->rt_bps;
 
 	if (kind == RXE_CC_DCQCN_INC_AI)
-		rt += mbps_to_bps(p->rpg_ai_rate_mbps);
+		rt += kbps_to_bps(p->rpg_ai_rate_kbps);
 	else if (kind == RXE_CC_DCQCN_INC_HAI)
-		rt += (u64)hai_i * mbps_to_bps(p->rpg_hai_rate_mbps);
+		rt += (u64)hai_i * kbps_to_bps(p->rpg_hai_rate_kbps);
 	rp->rt_bps = clamp_rate(p, rt);
 	/*
 	 * Both <= 1.6e12: the sum cannot overflow.  Rounding up lets RC
@@ -434,9 +434,9 @@ static u32 first_cnp(struct rxe_cc_dcqcn_rp *rp,
 	rp->alpha_q20 = alpha_from_knob(p->initial_alpha_value);
 	rp->cnp_in_alpha_period = false;
 	rp->alpha_next_ns = now_ns + us_to_ns(p->dce_tcp_rtt_us);
-	if (!p->rate_to_set_on_first_cnp_mbps)
+	if (!p->rate_to_set_on_first_cnp_kbps)
 		return rate_decrease(rp, p, now_ns);
-	rp->rc_bps = clamp_rate(p, mbps_to_bps(p->rate_to_set_on_first_cnp_mbps));
+	rp->rc_bps = clamp_rate(p, kbps_to_bps(p->rate_to_set_on_first_cnp_kbps));
 	rp->rt_bps = rp->rc_bps;
 	restart_recovery(rp, p, now_ns);
 	return RXE_CC_DCQCN_EV_DECREASE;

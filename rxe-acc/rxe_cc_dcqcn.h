@@ -19,29 +19,32 @@
 #define RXE_CC_DCQCN_ALPHA_MAX		(RXE_CC_DCQCN_ALPHA_ONE - 1)
 #define RXE_CC_DCQCN_ALPHA_FRAC_SHIFT	10	/* extra internal bits */
 
-#define RXE_CC_DCQCN_MAX_RATE_MBPS	1600000U	/* 1.6 Tb/s */
-#define RXE_CC_DCQCN_MBPS		1000000ULL	/* bps per Mb/s */
+#define RXE_CC_DCQCN_MAX_RATE_KBPS	1600000000U	/* 1.6 Tb/s */
+#define RXE_CC_DCQCN_KBPS		1000ULL		/* bps per kb/s */
+#define RXE_CC_DCQCN_KBPS_PER_MBPS	1000U
 
 /*
  * Knobs.  Names follow mlx5's cc_params (rp_* there, rpg_* in the NVIDIA
  * docs) with the unit appended.  Valid ranges are enforced by
  * rxe_cc_dcqcn_params_check(); the defaults are NVIDIA's firmware defaults.
+ * Rates are kept in kb/s, not in mlx5's Mb/s: a test bed at 20 Mb/s needs
+ * the mlx5 ratios (AI 5 Mb/s of 25 Gb/s is 4 kb/s of 20 Mb/s) exactly.
  */
 struct rxe_cc_dcqcn_params {
-	/* Increase: additive step of RT, [1, line_rate_mbps]. Default 5. */
-	u32 rpg_ai_rate_mbps;
-	/* Increase: hyper step of RT (times i), [1, line_rate_mbps]. 50. */
-	u32 rpg_hai_rate_mbps;
+	/* Increase: additive step of RT, [1, line_rate_kbps]. 5 Mb/s. */
+	u32 rpg_ai_rate_kbps;
+	/* Increase: hyper step of RT (times i), [1, line_rate_kbps]. 50 Mb/s. */
+	u32 rpg_hai_rate_kbps;
 	/* Increase timer period, [1, 10000000] us.  Default 300. */
 	u32 rpg_time_reset_us;
 	/* Bytes sent per byte-counter increase event, [0, 1 GiB]; 0 = off. */
 	u32 rpg_byte_reset_bytes;
 	/* F: fast-recovery events before additive increase, [1, 31]. 1. */
 	u32 rpg_threshold;
-	/* Floor of RC and RT, [1, line_rate_mbps].  Default 1. */
-	u32 rpg_min_rate_mbps;
-	/* Cap of RC and RT, [0, line_rate_mbps]; 0 = line rate.  Default 0. */
-	u32 rpg_max_rate_mbps;
+	/* Floor of RC and RT, [1, line_rate_kbps].  Default 1 Mb/s. */
+	u32 rpg_min_rate_kbps;
+	/* Cap of RC and RT, [0, line_rate_kbps]; 0 = line rate.  Default 0. */
+	u32 rpg_max_rate_kbps;
 	/* One decrease keeps at least this % of RC, [1, 100].  Default 50. */
 	u32 rpg_min_dec_fac_pct;
 	/* Decrease RC by RC * alpha / 2^rpg_gd, [1, 15].  Default 11. */
@@ -54,14 +57,14 @@ struct rxe_cc_dcqcn_params {
 	u32 rate_reduce_monitor_period_us;
 	/* alpha set on the first CNP of the QP, [0, 1023].  Default 1023. */
 	u32 initial_alpha_value;
-	/* RC = RT = this on the first CNP, [0, line_rate_mbps]; 0 = cut. */
-	u32 rate_to_set_on_first_cnp_mbps;
+	/* RC = RT = this on the first CNP, [0, line_rate_kbps]; 0 = cut. */
+	u32 rate_to_set_on_first_cnp_kbps;
 	/* 1: every decrease sets RT = RC; 0: only after an increase.  0. */
 	u32 clamp_tgt_rate;
 	/* NP: at most one CNP per QP per this, [0, 10000000] us.  Default 0. */
 	u32 min_time_between_cnps_us;
-	/* Port speed, [1, RXE_CC_DCQCN_MAX_RATE_MBPS]; the glue sets it. */
-	u32 line_rate_mbps;
+	/* Port speed, [1, RXE_CC_DCQCN_MAX_RATE_KBPS]; the glue sets it. */
+	u32 line_rate_kbps;
 };
 
 /* Increase kinds, indexes of rxe_cc_dcqcn_ev.increases[]. */

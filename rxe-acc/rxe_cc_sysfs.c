@@ -95,7 +95,7 @@ static int rxe_cc_dev_params_check(const struct rxe_cc_params *p)
 		return -EINVAL;
 	if (!p->pacer_burst_us || p->pacer_burst_us > RXE_CC_MAX_BURST_US)
 		return -EINVAL;
-	dcqcn.line_rate_mbps = RXE_CC_MAX_LINE_RATE_MBPS;
+	dcqcn.line_rate_kbps = RXE_CC_MAX_LINE_RATE_MBPS * RXE_CC_DCQCN_KBPS_PER_MBPS;
 	acc.line_rate_bps = RXE_CC_MAX_LINE_RATE_MBPS * RXE_CC_BPS_PER_MBPS;
 	if (rxe_cc_dcqcn_params_check(&dcqcn) ||
 	    rxe_cc_acc_params_check(&acc))
@@ -163,21 +163,34 @@ static struct rxe_cc_knob rxe_cc_knob_##_name = {			\
 
 RXE_CC_KNOB(line_rate_mbps, line_rate_mbps, 1);
 RXE_CC_KNOB(pacer_burst_us, pacer_burst_us, 1);
-/* DCQCN, with NVIDIA's mlx5 names and units */
-RXE_CC_KNOB(rpg_ai_rate, dcqcn.rpg_ai_rate_mbps, 1);
-RXE_CC_KNOB(rpg_hai_rate, dcqcn.rpg_hai_rate_mbps, 1);
+/*
+ * DCQCN, with NVIDIA's mlx5 names and units.  The core keeps rates in kb/s:
+ * each mlx5 rate file (Mb/s) has a twin in kb/s over the same storage, so
+ * that scaled test-bed values are exact.  A Mb/s file reads whole Mb/s,
+ * rounded down.
+ */
+#define KBPS_PER_MBPS	RXE_CC_DCQCN_KBPS_PER_MBPS
+RXE_CC_KNOB(rpg_ai_rate, dcqcn.rpg_ai_rate_kbps, KBPS_PER_MBPS);
+RXE_CC_KNOB(rpg_ai_rate_kbps, dcqcn.rpg_ai_rate_kbps, 1);
+RXE_CC_KNOB(rpg_hai_rate, dcqcn.rpg_hai_rate_kbps, KBPS_PER_MBPS);
+RXE_CC_KNOB(rpg_hai_rate_kbps, dcqcn.rpg_hai_rate_kbps, 1);
 RXE_CC_KNOB(rpg_time_reset, dcqcn.rpg_time_reset_us, 1);
 RXE_CC_KNOB(rpg_byte_reset, dcqcn.rpg_byte_reset_bytes, 1);
 RXE_CC_KNOB(rpg_threshold, dcqcn.rpg_threshold, 1);
-RXE_CC_KNOB(rpg_min_rate, dcqcn.rpg_min_rate_mbps, 1);
-RXE_CC_KNOB(rpg_max_rate, dcqcn.rpg_max_rate_mbps, 1);
+RXE_CC_KNOB(rpg_min_rate, dcqcn.rpg_min_rate_kbps, KBPS_PER_MBPS);
+RXE_CC_KNOB(rpg_min_rate_kbps, dcqcn.rpg_min_rate_kbps, 1);
+RXE_CC_KNOB(rpg_max_rate, dcqcn.rpg_max_rate_kbps, KBPS_PER_MBPS);
+RXE_CC_KNOB(rpg_max_rate_kbps, dcqcn.rpg_max_rate_kbps, 1);
 RXE_CC_KNOB(rpg_min_dec_fac, dcqcn.rpg_min_dec_fac_pct, 1);
 RXE_CC_KNOB(rpg_gd, dcqcn.rpg_gd, 1);
 RXE_CC_KNOB(dce_tcp_g, dcqcn.dce_tcp_g, 1);
 RXE_CC_KNOB(dce_tcp_rtt, dcqcn.dce_tcp_rtt_us, 1);
 RXE_CC_KNOB(rate_reduce_monitor_period, dcqcn.rate_reduce_monitor_period_us, 1);
 RXE_CC_KNOB(initial_alpha_value, dcqcn.initial_alpha_value, 1);
-RXE_CC_KNOB(rate_to_set_on_first_cnp, dcqcn.rate_to_set_on_first_cnp_mbps, 1);
+RXE_CC_KNOB(rate_to_set_on_first_cnp, dcqcn.rate_to_set_on_first_cnp_kbps,
+	    KBPS_PER_MBPS);
+RXE_CC_KNOB(rate_to_set_on_first_cnp_kbps, dcqcn.rate_to_set_on_first_cnp_kbps,
+	    1);
 RXE_CC_KNOB(clamp_tgt_rate, dcqcn.clamp_tgt_rate, 1);
 RXE_CC_KNOB(min_time_between_cnps, dcqcn.min_time_between_cnps_us, 1);
 /* ACC */
@@ -380,12 +393,16 @@ static struct attribute *rxe_cc_attrs[] = {
 	&rxe_cc_cnp_dscp.attr.attr,
 	&rxe_cc_ack_dscp.attr.attr,
 	&rxe_cc_knob_rpg_ai_rate.attr.attr,
+	&rxe_cc_knob_rpg_ai_rate_kbps.attr.attr,
 	&rxe_cc_knob_rpg_hai_rate.attr.attr,
+	&rxe_cc_knob_rpg_hai_rate_kbps.attr.attr,
 	&rxe_cc_knob_rpg_time_reset.attr.attr,
 	&rxe_cc_knob_rpg_byte_reset.attr.attr,
 	&rxe_cc_knob_rpg_threshold.attr.attr,
 	&rxe_cc_knob_rpg_min_rate.attr.attr,
+	&rxe_cc_knob_rpg_min_rate_kbps.attr.attr,
 	&rxe_cc_knob_rpg_max_rate.attr.attr,
+	&rxe_cc_knob_rpg_max_rate_kbps.attr.attr,
 	&rxe_cc_knob_rpg_min_dec_fac.attr.attr,
 	&rxe_cc_knob_rpg_gd.attr.attr,
 	&rxe_cc_knob_dce_tcp_g.attr.attr,
@@ -393,6 +410,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&rxe_cc_knob_rate_reduce_monitor_period.attr.attr,
 	&rxe_cc_knob_initial_alpha_value.attr.attr,
 	&rxe_cc_knob_rate_to_set_on_first_cnp.attr.attr,
+	&rxe_cc_knob_rate_to_set_on_first_cnp_kbps.attr.attr,
 	&rxe_cc_knob_clamp_tgt_rate.attr.attr,
 	&rxe_cc_knob_min_time_between_cnps.attr.attr,
 	&rxe_cc_knob_acc_period_us.attr.attr,

@@ -8,6 +8,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 import metrics as M  # noqa: E402
+import onset as O  # noqa: E402
+import scaling as S  # noqa: E402
 
 CASES = []
 
@@ -63,22 +65,90 @@ def active_interval_brackets_changes():
 
 
 @case
-def convergence_band():
-    b = 100
-    # fair 10: flow A 20,14,11,10,9.5 ; flow B 0,6,9,10,10.5
-    # within +-10 % (9..11): bin 2 (11, 9) yes, bin 3 yes, bin 4 yes -> 2 bins
-    # from the first bin = 200 ns = 2e-7 s
-    a = [(i * b, x) for i, x in enumerate([20, 14, 11, 10, 9.5])]
-    c = [(i * b, x) for i, x in enumerate([0, 6, 9, 10, 10.5])]
-    assert close(M.convergence_time([a, c], 10.0, 0.10), 2e-7)
-    # A late excursion resets it: converged only from the last bin.
-    c2 = [(i * b, x) for i, x in enumerate([10, 10, 10, 5, 10])]
-    a2 = [(i * b, x) for i, x in enumerate([10, 10, 10, 15, 10])]
-    assert close(M.convergence_time([a2, c2], 10.0), 4e-7)
-    # Never within band at the end: None.
-    assert M.convergence_time([[(0, 1), (1, 1)]], 10.0) is None
-    # Within band from the start: 0.
-    assert M.convergence_time([[(0, 10), (1, 10.9)]], 10.0) == 0.0
+def window_rates_slide_over_cumulative_bytes():
+    # 1000 B every 1 ms: 8 Mb/s; 2 ms windows stepped by 1 ms from 0 to
+    # 5 ms end at 2, 3, 4 and 5 ms.
+    s = [(i * 1_000_000, i * 1000) for i in range(11)]
+    r = O.window_rates(s, 0, 5_000_000, 2_000_000, 1_000_000)
+    assert [t for t, _ in r] == [2_000_000, 3_000_000, 4_000_000, 5_000_000]
+    assert all(close(x, 8e6) for _, x in r)
+    assert O.first_change([(0, 5), (10, 5), (20, 6), (30, 7)]) == 10
+    assert O.first_change([(0, 5), (10, 5)]) is None
+
+
+@case
+def convergence_from_onset_and_share_within():
+    # fair 10: A 20,14,11,10,9.5,12 ; B 0,6,9,10,10.5,8 at t = 0..5.
+    # Within +-10 % (9..11) at t = 2, 3, 4, not at 5: converged at t = 2,
+    # then within at 3 of the 4 samples from it.
+    a = [(i, x) for i, x in enumerate([20, 14, 11, 10, 9.5, 12])]
+    b = [(i, x) for i, x in enumerate([0, 6, 9, 10, 10.5, 8])]
+    t, share = O.convergence([a, b], 10.0, 0.10)
+    assert t == 2 and close(share, 0.75)
+    # A late excursion does not move the convergence time (the old rule
+    # would have said "never" here).
+    assert O.convergence([[(0, 1), (1, 1)]], 10.0) == (None, 0.0)
+    assert O.convergence([[(0, 10), (1, 10.9)]], 10.0) == (0, 1.0)
+
+
+@case
+def spread_p5_p95_over_fair_share():
+    # values / fair: 0.8 1.0 1.2 0.9 1.1 1.0 -> sorted 0.8 0.9 1.0 1.0 1.1
+    # 1.2; nearest rank p5 = 1st (0.8), p95 = ceil(5.7) = 6th (1.2)
+    s1 = [(0, 8), (1, 10), (2, 12)]
+    s2 = [(0, 9), (1, 11), (2, 10)]
+    p5, p95 = O.spread([s1, s2], 10.0)
+    assert close(p5, 0.8) and close(p95, 1.2)
+    assert O.spread([], 10.0) == (None, None)
+
+
+@case
+def trace_onset_halts_and_rates():
+    ev = [(1.0, 'rxe_cc_first_send', {'dev': 'rxe_h0', 'qpn': 17, 'rate_bps': 20e6}),
+          (1.0, 'rxe_cc_rate', {'dev': 'rxe_h0', 'qpn': 17, 'new_bps': 5e6}),
+          (2.0, 'rxe_cc_halt', {'dev': 'rxe_h0', 'qpn': 17}),
+          (2.5, 'rxe_cc_halt_end', {'dev': 'rxe_h0', 'qpn': 17, 'rate_bps': 4e6}),
+          (3.0, 'rxe_cc_first_send', {'dev': 'rxe_h1', 'qpn': 17, 'rate_bps': 20e6}),
+          (3.1, 'rxe_cc_halt', {'dev': 'rxe_h1', 'qpn': 17}),
+          (3.5, 'rxe_cc_halt', {'dev': 'rxe_h0', 'qpn': 17}),
+          (4.2, 'rxe_cc_halt', {'dev': 'rxe_h1', 'qpn': 17}),
+          (5.0, 'rxe_cc_first_send', {'dev': 'rxe_h0', 'qpn': 18, 'rate_bps': 1}),
+          (6.0, 'rxe_cc_halt', {'dev': 'rxe_h0', 'qpn': 17})]
+    # The last device's first packet; a second QP of rxe_h0 does not count.
+    assert O.trace_onset(ev) == 3.0
+    assert O.trace_onset(ev, devs={'rxe_h0'}) == 1.0
+    # Halts at 3.1, 3.5 and 4.2 in [3, 5): 3 in 2 s.
+    assert close(O.halts_per_s(ev, 3.0, 5.0), 1.5)
+    r = O.trace_rates(ev, 1.5, 2.9)
+    assert r[('rxe_h0', 17)] == [(1.5, 5e6), (2.0, 0.0), (2.5, 4e6)]
+
+
+@case
+def scaling_rule_by_hand():
+    # mlx5 at 25 Gb/s, 40 us -> 20 Mb/s, 4 ms: k_t 100, k_r 0.0008, k_b 0.08
+    k_t, k_r, k_b = S.factors('mlx5')
+    assert close(k_t, 100) and close(k_r, 0.0008) and close(k_b, 0.08)
+    k = dict(S.knobs('mlx5', extra=False))
+    assert k['rpg_time_reset'] == 30000 and k['dce_tcp_rtt'] == 100
+    assert k['rpg_ai_rate_kbps'] == 4 and k['rpg_hai_rate_kbps'] == 40
+    assert k['rpg_byte_reset'] == 2621          # 32767 * 0.08 = 2621.4
+    assert k['rpg_min_rate_kbps'] == 1          # 0.8 rounds to 1 (floor 1)
+    assert k['dce_tcp_g'] == 1019 and k['rpg_threshold'] == 1
+    # BDP 10 KB: K = 15 KB; RED Kmax = min(30 KB, 0.9 * 30 KB) = 27 KB
+    m = S.marking('mlx5')
+    assert (m['kmin'], m['kmax'], m['xoff']) == (15000, 27000, 30000)
+    assert m['kmax'] < m['xoff']
+    assert S.marking('paper')['kmin'] == S.marking('paper')['kmax'] == 15000
+    assert S.marking('acc') == {'mode': 'tcd', 'k': 15000, 'xoff': 30000}
+    # paper at 40 Gb/s: k_r 0.0005; AI 40 Mb/s -> 20 kb/s, B 10 MB -> 500 KB
+    p = dict(S.knobs('paper', extra=False))
+    assert p['rpg_ai_rate_kbps'] == 20 and p['rpg_byte_reset'] == 500000
+    assert p['min_time_between_cnps'] == 5000 and p['clamp_tgt_rate'] == 1
+    # frame 4178 B * 0.08 = 334 B: MTU 256 (338 B) is the nearest
+    assert S.bed_mtu('mlx5') == 256
+    # ACC's cap is written before its period (sysfs checks cap >= period)
+    names = [n for n, _ in S.knobs('acc')]
+    assert names.index('acc_halt_max_us') < names.index('acc_period_us')
 
 
 @case
@@ -156,11 +226,18 @@ def analyse_synthetic_run():
     open(os.path.join(d, 'flows.tsv'), 'w').write(
         '# id\n0\t0\t2\tib_write_bw\t0\t10\t65536\t0\t1.0\t2.0\n'
         '1\t1\t2\tib_write_bw\t0.2\t10\t65536\t0\t1.2\t2.0\n')
-    m = M.analyse(d, 's1:h2', bin_ms=100)
+    m = M.analyse(d, 's1:h2', bin_ms=100, period_ms=100)
     assert close(m['utilisation'], 1.0)
     assert close(m['flows'][0]['lsw_mbps'], 5.0)
     assert close(m['flows'][1]['lsw_mbps'], 5.0)
-    assert close(m['jain'], 1.0) and m['converge_s'] == 0.0
+    assert close(m['jain'], 1.0) and close(m['fair_mbps'], 5.0)
+    # Onset: h1's first change, 0.2 s.  Windows of 5 periods (0.5 s): the
+    # first ends at 0.7 s, both flows at exactly 5 Mb/s from there.
+    assert m['onset_ns'] == 200_000_000
+    assert close(m['converge_ms'], 500.0) and close(m['converge_periods'], 5.0)
+    assert close(m['within_share'], 1.0)
+    assert close(m['spread_p5'], 1.0) and close(m['spread_p95'], 1.0)
+    assert m['queue_p99_bytes'] == 1000 and 'halts_per_s' not in m
     assert close(m['window_s'], 0.8)
     # h1 starts moving at 0.2 s: window [0.2 s, 1.0 s], 5 Mb/s each
     assert m['window_t0_ns'] == 200_000_000 and m['window_t1_ns'] == 1_000_000_000

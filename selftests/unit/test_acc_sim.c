@@ -6,18 +6,14 @@
  * halt every flow resumes within 10 % of the fair share, the bottleneck
  * stays busy, and flows that join later converge to the new fair share.
  *
- *	sender i --(d_fwd)--> [ FIFO, CE if queue > K ] --C--> receiver
- *	    ^                                                     |
- *	    +-------------------- ACK + mark (d_back) ------------+
- *
- * Time advances in SIM_STEP_NS steps; the three pipes are FIFOs ordered by
- * time because their delays are constant.
+ * The network is sim_net.c.
  */
 #include <string.h>
 
 #include "test_util.h"
 #include "rxe_cc_acc.h"
 #include "rxe_cc_pacer.h"
+#include "sim_net.h"
 
 #define SIM_MAX_FLOWS		8
 #define SIM_STEP_NS		10ULL
@@ -27,19 +23,6 @@
 #define SIM_D_BACK_NS		(6 * NS_PER_US)	/* switch to receiver to ACK */
 #define SIM_MARK_K_BYTES	(8 * SIM_PKT_BYTES)
 #define SIM_BASE_RTT_NS		(12 * NS_PER_US) /* fwd + back + 2 tx */
-#define SIM_RING		(1U << 15)
-
-struct sim_pkt {
-	u64 t_ns;		/* when it reaches the next stage */
-	u64 sent_ns;
-	u32 flow;
-	u8 mark;
-};
-
-struct sim_fifo {
-	struct sim_pkt p[SIM_RING];
-	u32 head, tail;
-};
 
 struct sim_flow {
 	struct rxe_cc_acc acc;
@@ -62,36 +45,24 @@ struct sim {
 	struct rxe_cc_acc_params p;
 	struct sim_flow f[SIM_MAX_FLOWS];
 	u32 n;
-	struct sim_fifo fwd, queue, ack;
-	u64 queue_bytes;
-	u64 busy_until_ns;
-	u64 busy_ns;		/* bottleneck busy time since measuring */
-	u64 measure_from_ns;
+	struct sim_net net;
 	u32 active;		/* flows started so far */
 	struct sim_halt_stats hs;
 };
-
-static bool fifo_empty(const struct sim_fifo *q)
-{
-	return q->head == q->tail;
-}
-
-static void fifo_push(struct sim_fifo *q, struct sim_pkt pkt)
-{
-	assert_true(q->tail - q->head < SIM_RING);
-	q->p[q->tail++ % SIM_RING] = pkt;
-}
-
-static struct sim_pkt *fifo_peek(struct sim_fifo *q)
-{
-	return fifo_empty(q) ? NULL : &q->p[q->head % SIM_RING];
-}
 
 static void sim_init(struct sim *s, u32 n, u64 stagger_ns, u64 period_ns)
 {
 	u32 i;
 
+	const struct sim_net_cfg net = {
+		.line_bps = SIM_LINE_BPS, .pkt_bytes = SIM_PKT_BYTES,
+		.d_fwd_ns = SIM_D_FWD_NS, .d_back_ns = SIM_D_BACK_NS,
+		.step_ns = SIM_STEP_NS, .kmin_bytes = SIM_MARK_K_BYTES,
+		.kmax_bytes = SIM_MARK_K_BYTES, .pmax_permille = 1000,
+	};
+
 	memset(s, 0, sizeof(*s));
+	sim_net_init(&s->net, &net);
 	rxe_cc_acc_params_default(&s->p);
 	s->p.line_rate_bps = SIM_LINE_BPS;
 	s->p.period_ns = period_ns;
@@ -124,7 +95,7 @@ static void sim_ack(struct sim *s, const struct sim_pkt *a, u64 now)
 
 	rxe_cc_acc_on_ack(&f->acc, &s->p, SIM_PKT_BYTES, a->mark,
 			  now - a->sent_ns, now, &ev);
-	if (now >= s->measure_from_ns)
+	if (now >= s->net.measure_from_ns)
 		f->delivered_bytes += SIM_PKT_BYTES;
 	sim_halt_end(s, f, ev.flags);
 }
@@ -156,35 +127,8 @@ static void sim_flow_step(struct sim *s, struct sim_flow *f, u32 id, u64 now)
 	while (!rxe_cc_pacer_wait_ns(&f->pacer, SIM_PKT_BYTES, now)) {
 		rxe_cc_pacer_consume(&f->pacer, SIM_PKT_BYTES, now);
 		rxe_cc_acc_on_send(&f->acc, SIM_PKT_BYTES, now);
-		fifo_push(&s->fwd, (struct sim_pkt) {
-			.t_ns = now + SIM_D_FWD_NS, .sent_ns = now,
-			.flow = id });
+		sim_net_send(&s->net, id, now);
 	}
-}
-
-static void sim_switch_step(struct sim *s, u64 now)
-{
-	const u64 tx_ns = rxe_cc_tx_time_ns(SIM_PKT_BYTES, SIM_LINE_BPS);
-	struct sim_pkt *pkt;
-
-	while ((pkt = fifo_peek(&s->fwd)) && pkt->t_ns <= now) {
-		fifo_push(&s->queue, *pkt);
-		s->queue_bytes += SIM_PKT_BYTES;
-		s->fwd.head++;
-	}
-	if (s->busy_until_ns > now || fifo_empty(&s->queue))
-		return;
-	pkt = fifo_peek(&s->queue);
-	/* Mark at dequeue (TCD marks at dequeue too). */
-	pkt->mark = s->queue_bytes > SIM_MARK_K_BYTES ? RXE_CC_MARK_CE :
-							RXE_CC_MARK_NO;
-	pkt->t_ns = now + tx_ns + SIM_D_BACK_NS;
-	fifo_push(&s->ack, *pkt);
-	s->queue.head++;
-	s->queue_bytes -= SIM_PKT_BYTES;
-	s->busy_until_ns = now + tx_ns;
-	if (now >= s->measure_from_ns)
-		s->busy_ns += tx_ns;
 }
 
 static void sim_run(struct sim *s, u64 end_ns)
@@ -193,15 +137,15 @@ static void sim_run(struct sim *s, u64 end_ns)
 	u32 i;
 
 	for (now = 0; now < end_ns; now += SIM_STEP_NS) {
-		struct sim_pkt *a;
+		const struct sim_pkt *a;
 
-		while ((a = fifo_peek(&s->ack)) && a->t_ns <= now) {
+		while ((a = sim_net_ack_due(&s->net, now))) {
 			sim_ack(s, a, now);
-			s->ack.head++;
+			sim_net_ack_pop(&s->net);
 		}
 		for (i = 0; i < s->n; i++)
 			sim_flow_step(s, &s->f[i], i, now);
-		sim_switch_step(s, now);
+		sim_net_switch_step(&s->net, now);
 	}
 }
 
@@ -213,9 +157,9 @@ static void sim_run(struct sim *s, u64 end_ns)
 static void check_fair(struct sim *s, u64 end_ns)
 {
 	long double fair = (long double)SIM_LINE_BPS / s->n;
-	long double span_s = (end_ns - s->measure_from_ns) / 1e9L;
-	long double util = (long double)s->busy_ns /
-			   (end_ns - s->measure_from_ns);
+	long double span_s = (end_ns - s->net.measure_from_ns) / 1e9L;
+	long double util = (long double)s->net.busy_ns /
+			   (end_ns - s->net.measure_from_ns);
 	long double sum = 0, sum_sq = 0, jain;
 	u32 i;
 
@@ -248,7 +192,7 @@ static void check_sync_start(u32 n, u64 period_ns)
 	u32 i;
 
 	sim_init(&s, n, 0, period_ns);
-	s.measure_from_ns = NS_PER_MS;
+	s.net.measure_from_ns = NS_PER_MS;
 	sim_run(&s, end_ns);
 	for (i = 0; i < n; i++) {
 		long double r = s.f[i].rate_after_first_halt_bps;
@@ -293,7 +237,7 @@ static void test_sim_staggered_join(void **state)
 
 	(void)state;
 	sim_init(&s, n, stagger_ns, SIM_BASE_RTT_NS);
-	s.measure_from_ns = n * stagger_ns;
+	s.net.measure_from_ns = n * stagger_ns;
 	sim_run(&s, end_ns);
 	check_fair(&s, end_ns);
 }

@@ -10,14 +10,14 @@
 #include "test_util.h"
 #include "rxe_cc_dcqcn.h"
 
-#define LINE_MBPS	100000U			/* 100 Gb/s */
-#define LINE_BPS	(LINE_MBPS * MBPS)
+#define LINE_KBPS	100000000U		/* 100 Gb/s */
+#define LINE_BPS	(LINE_KBPS * KBPS)
 #define T_RESET_NS	(300 * NS_PER_US)	/* NVIDIA rpg_time_reset */
 
 static void params_100g(struct rxe_cc_dcqcn_params *p)
 {
 	rxe_cc_dcqcn_params_default(p);
-	p->line_rate_mbps = LINE_MBPS;
+	p->line_rate_kbps = LINE_KBPS;
 }
 
 static void test_defaults(void **state)
@@ -28,20 +28,20 @@ static void test_defaults(void **state)
 	rxe_cc_dcqcn_params_default(&p);
 	assert_int_equal(rxe_cc_dcqcn_params_check(&p), 0);
 	/* NVIDIA (mlx5) firmware defaults, as the knob ABI file lists them. */
-	assert_int_equal(p.rpg_ai_rate_mbps, 5);
-	assert_int_equal(p.rpg_hai_rate_mbps, 50);
+	assert_int_equal(p.rpg_ai_rate_kbps, 5000);
+	assert_int_equal(p.rpg_hai_rate_kbps, 50000);
 	assert_int_equal(p.rpg_time_reset_us, 300);
 	assert_int_equal(p.rpg_byte_reset_bytes, 32767);
 	assert_int_equal(p.rpg_threshold, 1);
-	assert_int_equal(p.rpg_min_rate_mbps, 1);
-	assert_int_equal(p.rpg_max_rate_mbps, 0);
+	assert_int_equal(p.rpg_min_rate_kbps, 1000);
+	assert_int_equal(p.rpg_max_rate_kbps, 0);
 	assert_int_equal(p.rpg_min_dec_fac_pct, 50);
 	assert_int_equal(p.rpg_gd, 11);
 	assert_int_equal(p.dce_tcp_g, 1019);
 	assert_int_equal(p.dce_tcp_rtt_us, 1);
 	assert_int_equal(p.rate_reduce_monitor_period_us, 4);
 	assert_int_equal(p.initial_alpha_value, 1023);
-	assert_int_equal(p.rate_to_set_on_first_cnp_mbps, 0);
+	assert_int_equal(p.rate_to_set_on_first_cnp_kbps, 0);
 	assert_int_equal(p.clamp_tgt_rate, 0);
 	assert_int_equal(p.min_time_between_cnps_us, 0);
 }
@@ -58,17 +58,21 @@ struct bad_knob {
 static void test_params_check(void **state)
 {
 	const struct bad_knob knobs[] = {
-		KNOB(line_rate_mbps, 0, false),
-		KNOB(line_rate_mbps, RXE_CC_DCQCN_MAX_RATE_MBPS + 1, false),
-		KNOB(line_rate_mbps, RXE_CC_DCQCN_MAX_RATE_MBPS, true),
-		KNOB(rpg_min_rate_mbps, 0, false),
-		KNOB(rpg_min_rate_mbps, LINE_MBPS + 1, false),
-		KNOB(rpg_min_rate_mbps, LINE_MBPS, true),
-		KNOB(rpg_max_rate_mbps, LINE_MBPS + 1, false),
-		KNOB(rpg_max_rate_mbps, LINE_MBPS, true),
-		KNOB(rpg_ai_rate_mbps, 0, false),
-		KNOB(rpg_hai_rate_mbps, LINE_MBPS + 1, false),
-		KNOB(rate_to_set_on_first_cnp_mbps, LINE_MBPS + 1, false),
+		KNOB(line_rate_kbps, 0, false),
+		KNOB(line_rate_kbps, RXE_CC_DCQCN_MAX_RATE_KBPS + 1, false),
+		KNOB(line_rate_kbps, RXE_CC_DCQCN_MAX_RATE_KBPS, true),
+		KNOB(rpg_min_rate_kbps, 0, false),
+		KNOB(rpg_min_rate_kbps, LINE_KBPS + 1, false),
+		KNOB(rpg_min_rate_kbps, LINE_KBPS, true),
+		KNOB(rpg_max_rate_kbps, LINE_KBPS + 1, false),
+		KNOB(rpg_max_rate_kbps, LINE_KBPS, true),
+		KNOB(rpg_ai_rate_kbps, 0, false),
+		KNOB(rpg_ai_rate_kbps, 1, true),
+		KNOB(rpg_ai_rate_kbps, LINE_KBPS + 1, false),
+		KNOB(rpg_hai_rate_kbps, 0, false),
+		KNOB(rpg_min_rate_kbps, 1, true),
+		KNOB(rpg_hai_rate_kbps, LINE_KBPS + 1, false),
+		KNOB(rate_to_set_on_first_cnp_kbps, LINE_KBPS + 1, false),
 		KNOB(rpg_time_reset_us, 0, false),
 		KNOB(rpg_time_reset_us, 10000001, false),
 		KNOB(rpg_byte_reset_bytes, 0, true),
@@ -104,9 +108,50 @@ static void test_params_check(void **state)
 	}
 	/* Cross-field: max below min. */
 	params_100g(&p);
-	p.rpg_min_rate_mbps = 1000;
-	p.rpg_max_rate_mbps = 999;
+	p.rpg_min_rate_kbps = 1000;
+	p.rpg_max_rate_kbps = 999;
 	assert_int_equal(rxe_cc_dcqcn_params_check(&p), -22);
+}
+
+/*
+ * A 20 Mb/s test bed with mlx5's ratios at 25 Gb/s: AI 5 Mb/s -> 4 kb/s,
+ * HAI 50 Mb/s -> 40 kb/s.  The kb/s knobs make the steps exact.
+ */
+static void test_sub_mbps_steps(void **state)
+{
+	struct rxe_cc_dcqcn_params p;
+	struct rxe_cc_dcqcn_rp rp;
+
+	(void)state;
+	rxe_cc_dcqcn_params_default(&p);
+	p.line_rate_kbps = 20000;
+	p.rpg_ai_rate_kbps = 4;
+	p.rpg_hai_rate_kbps = 40;
+	p.rpg_min_rate_kbps = 1;
+	p.rpg_byte_reset_bytes = 1000;
+	p.rate_to_set_on_first_cnp_kbps = 10000;
+	assert_int_equal(rxe_cc_dcqcn_params_check(&p), 0);
+	assert_int_equal(rxe_cc_dcqcn_min_rate_bps(&p), 1 * KBPS);
+	assert_int_equal(rxe_cc_dcqcn_max_rate_bps(&p), 20 * MBPS);
+	rxe_cc_dcqcn_init(&rp, &p, 0);
+	rxe_cc_dcqcn_on_cnp(&rp, &p, 0, NULL);
+	assert_int_equal(rp.rc_bps, 10 * MBPS);
+	/* BC = 1 fast recovery, BC = 2 additive: RT + 4 kb/s. */
+	rxe_cc_dcqcn_on_bytes_sent(&rp, &p, 2000, 1000, NULL);
+	assert_int_equal(rp.rt_bps, 10 * MBPS + 4 * KBPS);
+	assert_int_equal(rp.rc_bps, 10 * MBPS + 2 * KBPS);
+	/* T = 1, BC = 2: additive; T = 2, BC = 2: hyper, i = 1: + 40 kb/s. */
+	rxe_cc_dcqcn_on_timer(&rp, &p, T_RESET_NS, NULL);
+	assert_int_equal(rp.rt_bps, 10 * MBPS + 8 * KBPS);
+	rxe_cc_dcqcn_on_timer(&rp, &p, 2 * T_RESET_NS, NULL);
+	assert_int_equal(rp.rt_bps, 10 * MBPS + 48 * KBPS);
+	assert_int_equal(rp.stats.increases[RXE_CC_DCQCN_INC_HAI], 1);
+	/* A floor of 1 kb/s holds under a CNP flood. */
+	p.rpg_min_dec_fac_pct = 1;
+	p.rpg_gd = 1;
+	for (u64 t = 1; t < 200; t++)
+		rxe_cc_dcqcn_on_cnp(&rp, &p, t * 10 * NS_PER_US, NULL);
+	assert_int_equal(rp.rc_bps, 1 * KBPS);
 }
 
 static void test_one_cnp_cuts_by_half_alpha(void **state)
@@ -148,7 +193,7 @@ static void test_one_cnp_cuts_by_half_alpha(void **state)
 
 	/* rate_to_set_on_first_cnp replaces the cut. */
 	params_100g(&p);
-	p.rate_to_set_on_first_cnp_mbps = 10000;
+	p.rate_to_set_on_first_cnp_kbps = 10000000;
 	rxe_cc_dcqcn_init(&rp, &p, 0);
 	rxe_cc_dcqcn_on_cnp(&rp, &p, 0, NULL);
 	assert_int_equal(rp.rc_bps, 10 * GBPS);
@@ -252,7 +297,7 @@ static void first_cnp_at_10g(struct rxe_cc_dcqcn_params *p,
 			     struct rxe_cc_dcqcn_rp *rp, u32 byte_reset)
 {
 	params_100g(p);
-	p->rate_to_set_on_first_cnp_mbps = 10000;
+	p->rate_to_set_on_first_cnp_kbps = 10000000;
 	p->rpg_byte_reset_bytes = byte_reset;
 	rxe_cc_dcqcn_init(rp, p, 0);
 	rxe_cc_dcqcn_on_cnp(rp, p, 0, NULL);
@@ -406,7 +451,7 @@ static void test_min_rate_floor_under_cnp_flood(void **state)
 	(void)state;
 	for (m = 0; m < 2; m++) {
 		params_100g(&p);
-		p.rpg_min_rate_mbps = 100;
+		p.rpg_min_rate_kbps = 100000;
 		p.rate_reduce_monitor_period_us = monitor[m];
 		rxe_cc_dcqcn_init(&rp, &p, 0);
 		for (t = 0; t < 20 * NS_PER_MS; t += NS_PER_US) {
@@ -427,7 +472,7 @@ static void test_max_rate_cap(void **state)
 
 	(void)state;
 	params_100g(&p);
-	p.rpg_max_rate_mbps = 40000;
+	p.rpg_max_rate_kbps = 40000000;
 	rxe_cc_dcqcn_init(&rp, &p, 0);
 	assert_int_equal(rp.rc_bps, 40 * GBPS);
 	rxe_cc_dcqcn_on_cnp(&rp, &p, 0, NULL);
@@ -453,20 +498,20 @@ static void test_random_invariants(void **state)
 		u64 now = prng_next(&seed) % NS_PER_SEC, lo, hi;
 
 		params_100g(&p);
-		p.line_rate_mbps = prng_range(&seed, 1, 400000);
-		p.rpg_min_rate_mbps = prng_range(&seed, 1, p.line_rate_mbps);
-		p.rpg_max_rate_mbps = prng_range(&seed, 0, 1) ? 0 :
-			prng_range(&seed, p.rpg_min_rate_mbps,
-				   p.line_rate_mbps);
-		p.rpg_ai_rate_mbps = prng_range(&seed, 1, p.line_rate_mbps);
-		p.rpg_hai_rate_mbps = prng_range(&seed, 1, p.line_rate_mbps);
+		p.line_rate_kbps = prng_range(&seed, 1, 400000000);
+		p.rpg_min_rate_kbps = prng_range(&seed, 1, p.line_rate_kbps);
+		p.rpg_max_rate_kbps = prng_range(&seed, 0, 1) ? 0 :
+			prng_range(&seed, p.rpg_min_rate_kbps,
+				   p.line_rate_kbps);
+		p.rpg_ai_rate_kbps = prng_range(&seed, 1, p.line_rate_kbps);
+		p.rpg_hai_rate_kbps = prng_range(&seed, 1, p.line_rate_kbps);
 		p.rpg_threshold = prng_range(&seed, 1, 31);
 		p.rpg_gd = prng_range(&seed, 1, 15);
 		p.dce_tcp_g = prng_range(&seed, 0, 1023);
 		p.rpg_byte_reset_bytes = prng_range(&seed, 0, 100000);
 		p.rate_reduce_monitor_period_us = prng_range(&seed, 0, 100);
-		p.rate_to_set_on_first_cnp_mbps =
-			prng_range(&seed, 0, p.line_rate_mbps);
+		p.rate_to_set_on_first_cnp_kbps =
+			prng_range(&seed, 0, p.line_rate_kbps);
 		assert_int_equal(rxe_cc_dcqcn_params_check(&p), 0);
 		lo = rxe_cc_dcqcn_min_rate_bps(&p);
 		hi = rxe_cc_dcqcn_max_rate_bps(&p);
@@ -529,6 +574,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_params_check),
+		cmocka_unit_test(test_sub_mbps_steps),
 		cmocka_unit_test(test_one_cnp_cuts_by_half_alpha),
 		cmocka_unit_test(test_alpha_update_exact),
 		cmocka_unit_test(test_alpha_tracks_cnp_fraction),

@@ -50,11 +50,11 @@ public:
 	DcqcnCc(const HostCfg &c, u64 line, u64 now)
 	{
 		rxe_cc_dcqcn_params_default(&p_);
-		p_.line_rate_mbps = (u32)(line / RXE_CC_DCQCN_MBPS);
+		p_.line_rate_kbps = (u32)(line / RXE_CC_DCQCN_KBPS);
 		Set(&p_.rpg_time_reset_us, c.dcqcn_time_reset_us);
 		Set(&p_.rpg_byte_reset_bytes, c.dcqcn_byte_reset);
-		Set(&p_.rpg_ai_rate_mbps, c.dcqcn_ai_mbps);
-		Set(&p_.rpg_hai_rate_mbps, c.dcqcn_hai_mbps);
+		Set(&p_.rpg_ai_rate_kbps, c.dcqcn_ai_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
+		Set(&p_.rpg_hai_rate_kbps, c.dcqcn_hai_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
 		Set(&p_.dce_tcp_rtt_us, c.dcqcn_alpha_us);
 		Set(&p_.rate_reduce_monitor_period_us, c.dcqcn_rrmp_us);
 		if (rxe_cc_dcqcn_params_check(&p_))

@@ -37,7 +37,7 @@ static uint8_t Stronger(uint8_t a, uint8_t b)
 void Host::Init()
 {
 	rxe_cc_dcqcn_params_default(&np_params);
-	np_params.line_rate_mbps = (u32)(ports[0].rate_bps / RXE_CC_DCQCN_MBPS);
+	np_params.line_rate_kbps = (u32)(ports[0].rate_bps / RXE_CC_DCQCN_KBPS);
 }
 
 void Host::StartFlow(Flow *f)
