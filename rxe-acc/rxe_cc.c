@@ -631,7 +631,7 @@ static bool rxe_cc_acked_psn(struct rxe_pkt_info *pkt, u32 *psn)
 }
 
 /*
- * An acknowledgement of @ring's packets up to @psn, echoing @mark, came
+ * An acknowledgment of @ring's packets up to @psn, echoing @mark, came
  * in: retire them and tell the algorithm.  Lock held, QP running.
  */
 static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
@@ -741,7 +741,7 @@ static void rxe_cc_rcv_read_ack(struct rxe_pkt_info *pkt)
 
 /**
  * rxe_cc_rcv_ctrl - a congestion control packet for QP pkt->qp arrived
- * @pkt: a CNP, or an acknowledgement of read responses
+ * @pkt: a CNP, or an acknowledgment of read responses
  */
 void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt)
 {

@@ -32,7 +32,7 @@
  *                            about to be transmitted
  *   rxe_cc_ack_req_every()   requester: ask for an ACK every N packets
  *   rxe_cc_rcv_ack()         receive path: an ACK/response for a sender QP
- *   rxe_cc_rcv_ctrl()        receive path: a CNP, or an acknowledgement
+ *   rxe_cc_rcv_ctrl()        receive path: a CNP, or an acknowledgment
  *                            of read responses, for a sender QP
  *   rxe_cc_np_rcv()          receive path: a request for a responder QP
  *   rxe_cc_np_ack_mark()     responder: echo marks in the ACK it builds

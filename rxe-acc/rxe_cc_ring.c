@@ -7,7 +7,7 @@
  * packets as soon as a large READ is outstanding, and walking its PSNs
  * costs as many steps as the READ has packets.  Here each packet that
  * carries new PSNs takes one slot (its first PSN, wire bytes, send time),
- * and a cumulative acknowledgement of PSN p retires every packet whose
+ * and a cumulative acknowledgment of PSN p retires every packet whose
  * first PSN is <= p, oldest first.  Every operation is bounded by the
  * ring size, whatever the message sizes.
  *
@@ -101,7 +101,7 @@ bool rxe_cc_ring_unrecord(struct rxe_cc_ring *r, u32 psn, u32 bytes)
 	return true;
 }
 
-/* Does a cumulative acknowledgement of @psn acknowledge anything new? */
+/* Does a cumulative acknowledgment of @psn acknowledge anything new? */
 bool rxe_cc_ring_acks_new(const struct rxe_cc_ring *r, u32 psn)
 {
 	return psn_diff(psn, r->acked_psn) > 0 &&
