@@ -7,6 +7,9 @@
 #   make check   all tests; ends with "N passed, N failed, N skipped"
 #   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
 #   make eval    every evaluation scenario (S1-S4)
+#   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
+#                kernel built from linux-source-6.1 (long: selftests/fault)
+#   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
 #   make clean
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
@@ -19,7 +22,10 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 
 export KVER
 
-.PHONY: all deps module tools check demo eval clean checkpatch check-series
+.PHONY: all deps module tools check check-debug soak demo eval clean checkpatch \
+	check-series
+
+SOAK_MIN ?= 30
 
 all: module tools
 
@@ -44,6 +50,12 @@ tools:
 
 check: all
 	./selftests/run-all
+
+check-debug: all
+	./selftests/fault/check-debug
+
+soak: all
+	./selftests/rxe/vm-suite --timeout $$(( $(SOAK_MIN) * 60 + 900 )) ../fault/soak.sh $(SOAK_MIN)
 
 demo: all
 	./scripts/demo
