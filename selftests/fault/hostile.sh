@@ -49,12 +49,21 @@ qparg() { # ALGO|all: --qpn arguments for rxe_b's QPs
 cnt() { fault_counters rxe_b >"$work/$1"; }
 delta() { fault_counter_delta "$work/$1" "$work/$2" "$3"; }
 
-# Flows long enough for everything up to the storm.
-fault_three_flows 120
-for i in $(seq 40); do
-	[ "$(fault_qps rxe_b | wc -l)" -ge 3 ] && break
-	sleep 0.5
-done
+# phase_flows: fresh flows (a loaded TCG VM runs each phase for minutes),
+# one QP per algorithm on rxe_b, all in RTS.
+phase_flows() {
+	local i
+	[ ${#FAULT_FLOW_PIDS[@]} -gt 0 ] && kill "${FAULT_FLOW_PIDS[@]}" 2>/dev/null
+	fault_wait_flows 60
+	fault_three_flows 90 || return 1
+	for i in $(seq 120); do
+		[ "$(rdma res show qp link rxe_b/1 2>/dev/null | grep 'type RC' | grep -c 'state RTS')" -ge 3 ] && return 0
+		sleep 0.5
+	done
+	rdma res show qp link rxe_b/1 | sed 's/^/# not ready: /'
+	return 1
+}
+phase_flows
 fault_qps rxe_b | sed 's/^/# rxe_b QP: /'
 ktap_check "one QP per algorithm on rxe_b" \
 	test "$(fault_qps rxe_b | awk '{print $2}' | sort | tr '\n' ' ')" = "acc dcqcn none "
@@ -89,7 +98,8 @@ ktap_check "roce_gen's ICRC equals rxe's on 50 captured frames" icrc_case
 
 # 2. CNPs reach the QP they name, and only it.
 cnp_case() {
-	local h i q_acc
+	local h i
+	phase_flows || return 1
 	cnt c0
 	# shellcheck disable=SC2046
 	gen $(qparg dcqcn) --mix cnp-real --count 200 --pps 2000 >/dev/null
@@ -99,7 +109,9 @@ cnp_case() {
 	cnt c1
 	h=$(delta c0 c1 rp_cnp_handled); i=$(delta c0 c1 rp_cnp_ignored)
 	echo "# 200 CNPs to the DCQCN QP: $h handled; 200 to ACC/none QPs: $i ignored"
-	[ "$h" -eq 200 ] && [ "$i" -eq 200 ]
+	[ "$h" -eq 200 ] && [ "$i" -eq 200 ] && return 0
+	rdma res show qp link rxe_b/1 | sed 's/^/# /'
+	return 1
 }
 ktap_check "spoofed CNPs pass the ICRC and reach only the QP they name" cnp_case
 
@@ -109,6 +121,7 @@ ktap_check "spoofed CNPs pass the ICRC and reach only the QP they name" cnp_case
 cpu_ticks() { awk '/^cpu / {print $4 + $7 + $8}' /proc/stat; }
 flood_case() {
 	local n=$1 t0 t1 t2 t3 c_real c_unk d s0 s1 secs
+	phase_flows || return 1
 	t0=$(cpu_ticks)
 	gen --mix cnp-unknown --count "$n" >/dev/null
 	t1=$(cpu_ticks)
@@ -130,6 +143,7 @@ ktap_check "a CNP flood costs bounded CPU and cuts the rate once per period" flo
 
 # 4. The storm: every kind, every ECN codepoint, all three QPs, while the
 # flows run; the rates are sampled and traced meanwhile.
+phase_flows || ktap_diag "flows for the storm did not start"
 fault_trace_on rxe_cc_rate rxe_cc_halt rxe_cc_halt_end
 : >"$work/res"
 fault_sample_res rxe_b "$work/res"

@@ -108,9 +108,10 @@ def main():
             alphabet = rnd.choice([string.digits, string.printable,
                                    "0123456789abcdefx+- \n"])
             strings.append("".join(rnd.choice(alphabet) for _ in range(n)))
+        after = orig
         for s in strings:
             data = s.encode("latin-1")
-            before = read_all(d, names)
+            before = after		# nothing else writes the knobs
             err = write(path, data)
             after = read_all(d, names)
             stats["writes"] += 1

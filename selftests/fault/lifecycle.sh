@@ -76,21 +76,37 @@ no_qps_left() {
 	return 1
 }
 
+# bg_fault CMD...: run CMD, kill the flows a second later, and wait up
+# to 30 s for CMD.
+bg_fault() {
+	local pid i
+	"$@" &
+	pid=$!
+	sleep 1
+	fault_kill_flows
+	for i in $(seq 60); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -0 $pid 2>/dev/null && { echo "# $* still blocked 30 s after the flows were killed"; return 1; }
+	wait $pid || { echo "# $* failed"; return 1; }
+}
+
 inject() { # FAULT CYCLE
 	case "$1" in
 	qp-destroy) fault_wait_flows 60 ;;
 	kill9) fault_kill_flows ;;
 	link-delete)
-		ip netns exec rxb rdma link delete rxe_b
-		fault_kill_flows
+		# rxe has no disassociate_ucontext: the unregistration waits for
+		# the verbs processes to close their files, so they are killed
+		# a second later (an admin removing a device under a live job).
+		bg_fault ip netns exec rxb rdma link delete rxe_b || return 1
 		ip netns exec rxb rdma link add rxe_b type rxe netdev vb ;;
 	netdev-del)
-		ip -n rxa link delete va
-		fault_kill_flows
+		bg_fault ip -n rxa link delete va || return 1
 		topo_up ;;
 	netns-del)
-		ip netns delete rxb
-		fault_kill_flows
+		bg_fault ip netns delete rxb || return 1
 		topo_up ;;
 	link-flap)
 		ip -n rxb link set vb down; sleep 0.5; ip -n rxb link set vb up
@@ -109,11 +125,17 @@ inject() { # FAULT CYCLE
 		fault_flow 18516 104 1
 		fault_wait_flows 60 ;;
 	rmmod)
-		rmmod rdma_rxe &
-		local rm=$!
-		sleep 1
+		# With verbs users, rxe (no disassociate_ucontext) is pinned:
+		# rmmod fails with EBUSY until the processes are gone.
+		rmmod rdma_rxe 2>/dev/null && echo "# cycle $2: rmmod mid-flow succeeded"
 		fault_kill_flows
-		wait $rm || { echo "# cycle $2: rmmod failed"; return 1; }
+		local t
+		for t in $(seq 40); do
+			[ -d /sys/module/rdma_rxe ] || break
+			rmmod rdma_rxe 2>/dev/null && break
+			sleep 0.5
+		done
+		[ -d /sys/module/rdma_rxe ] && { echo "# cycle $2: rmmod failed after the flows ended"; return 1; }
 		RXE_LINKS=()
 		insmod "$module" || return 1
 		topo_up ;;
