@@ -56,11 +56,12 @@ phase_flows() {
 	[ ${#FAULT_FLOW_PIDS[@]} -gt 0 ] && kill "${FAULT_FLOW_PIDS[@]}" 2>/dev/null
 	fault_wait_flows 60
 	fault_three_flows 90 || return 1
-	for i in $(seq 120); do
+	for i in $(seq 240); do
 		[ "$(rdma res show qp link rxe_b/1 2>/dev/null | grep 'type RC' | grep -c 'state RTS')" -ge 3 ] && return 0
 		sleep 0.5
 	done
 	rdma res show qp link rxe_b/1 | sed 's/^/# not ready: /'
+	ps -eo pid,etime,args | grep '[i]b_write_bw' | sed 's/^/# not ready: /'
 	return 1
 }
 phase_flows

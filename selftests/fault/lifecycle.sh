@@ -46,10 +46,16 @@ fault_kill_flows() {
 	pkill_ns rxa; pkill_ns rxb
 	fault_wait_flows 30 >/dev/null
 }
-# pkill_ns NS: kill -9 the processes in netns NS (by the PIDs it lists).
+# pkill_ns NS: kill -9 the perftest processes in netns NS (kill -9 of
+# their timeout wrapper leaves them running); nothing else there, as the
+# fault's own command may be running in NS.
 pkill_ns() {
 	local p
-	for p in $(ip netns pids "$1" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+	for p in $(ip netns pids "$1" 2>/dev/null); do
+		case "$(cat /proc/"$p"/comm 2>/dev/null)" in
+		ib_*) kill -9 "$p" 2>/dev/null ;;
+		esac
+	done
 }
 
 topo_up() {
@@ -174,7 +180,10 @@ ktap_check "no rdma object left after teardown" test "$(fault_res_count)" = 0
 ktap_check "rdma_rxe refcount back to 0, ib_core's to $ref0" \
 	test "$(fault_modref)" = 0 -a "$(lsmod | awk '$1 == "ib_core" {print $3}')" = "$ref0"
 slab_report() {
-	join <(echo "$slab0" | sort) <(fault_slab | sort) |
+	# (no process substitution: the guest has no /dev/fd)
+	echo "$slab0" | sort >/tmp/fault-slab0
+	fault_slab | sort >/tmp/fault-slab1
+	join /tmp/fault-slab0 /tmp/fault-slab1 |
 		awk '{d = $3 - $2; if (d > 64 || d < -64) printf "# slab %s: %+d objects\n", $1, d}'
 }
 slab_report
