@@ -20,31 +20,24 @@ fault_cc_setup() {
 }
 
 # fault_flow PORT TCLASS SECONDS [perftest args]: ib_write_bw rxb -> rxa
-# in the background for SECONDS; appends the two PIDs to FAULT_FLOW_PIDS.
+# in the background for SECONDS (0: until killed); appends the two PIDs to FAULT_FLOW_PIDS.
+# With FAULT_FLOW_LOG=PATH the outputs go to PATH.{s,c}PORT.
 FAULT_FLOW_PIDS=()
 fault_flow() {
-	local port=$1 tc=$2 secs=$3 sgid cgid
+	local port=$1 tc=$2 secs=$3 sgid cgid slog=/dev/null clog=/dev/null
 	shift 3
+	local dur=(-D "$secs") t=$((secs + 60))
+	[ -n "${FAULT_FLOW_LOG:-}" ] && slog=$FAULT_FLOW_LOG.s$port clog=$FAULT_FLOW_LOG.c$port
+	[ "$secs" = 0 ] && dur=(--run_infinitely -D 5) t=1800
 	sgid=$(rxe_gid_index rxe_a 10.10.0.1) && cgid=$(rxe_gid_index rxe_b 10.10.0.2) || return 1
-	ip netns exec rxa timeout $((secs + 60)) ib_write_bw -d rxe_a -x "$sgid" -p "$port" \
-		--tclass "$tc" -D "$secs" -s 65536 "$@" >/dev/null 2>&1 &
+	ip netns exec rxa timeout "$t" ib_write_bw -d rxe_a -x "$sgid" -p "$port" \
+		--tclass "$tc" "${dur[@]}" -s 65536 "$@" >"$slog" 2>&1 &
 	FAULT_FLOW_PIDS+=($!)
-	fault_wait_listen rxa "$port" || return 1
-	ip netns exec rxb timeout $((secs + 60)) ib_write_bw -d rxe_b -x "$cgid" -p "$port" \
-		--tclass "$tc" -D "$secs" -s 65536 "$@" 10.10.0.1 >/dev/null 2>&1 &
+	rxe_wait_listen rxa "$port" 30 || return 1
+	ip netns exec rxb timeout "$t" ib_write_bw -d rxe_b -x "$cgid" -p "$port" \
+		--tclass "$tc" "${dur[@]}" -s 65536 "$@" 10.10.0.1 >"$clog" 2>&1 &
 	FAULT_FLOW_PIDS+=($!)
 	RXE_PIDS+=("${FAULT_FLOW_PIDS[@]: -2}")
-}
-
-# fault_wait_listen NS PORT: wait up to 30 s for a TCP listener (a loaded
-# TCG VM can take seconds to start perftest's server).
-fault_wait_listen() {
-	local i
-	for i in $(seq 150); do
-		ip netns exec "$1" ss -ltnH "sport = :$2" 2>/dev/null | grep -q . && return 0
-		sleep 0.2
-	done
-	return 1
 }
 
 # fault_three_flows SECONDS: one flow per algorithm.

@@ -66,7 +66,11 @@ class Side:
                     max_recv_sge=1)
         init = QPInitAttr(qp_type=e.IBV_QPT_RC, scq=self.cq, rcq=self.cq,
                           cap=cap)
-        self.qps = [QP(self.pd, init, QPAttr(port_num=PORT)) for _ in range(n)]
+        # Given a QPAttr, pyverbs takes the QP to INIT at once: the access
+        # flags must be in it (to_rts() does not redo INIT).
+        qa = QPAttr(port_num=PORT)
+        qa.qp_access_flags = e.IBV_ACCESS_REMOTE_WRITE | e.IBV_ACCESS_LOCAL_WRITE
+        self.qps = [QP(self.pd, init, qa) for _ in range(n)]
 
     def connect(self, peer):
         for mine, theirs in zip(self.qps, peer.qps):
@@ -91,6 +95,7 @@ def run_traffic(src, dst, active, seconds, size, depth):
     done = [0] * active
     qpi = {src.qps[i].qp_num: i for i in range(active)}
     errors = 0
+    statuses = {}
 
     def post(i):
         wr = SendWR(wr_id=i, opcode=e.IBV_WR_RDMA_WRITE, num_sge=1,
@@ -110,6 +115,7 @@ def run_traffic(src, dst, active, seconds, size, depth):
         for wc in wcs[:n]:
             if wc.status != e.IBV_WC_SUCCESS:
                 errors += 1
+                statuses[wc.status] = statuses.get(wc.status, 0) + 1
                 continue
             i = qpi[wc.qp_num]
             done[i] += 1
@@ -125,7 +131,7 @@ def run_traffic(src, dst, active, seconds, size, depth):
         n, wcs = src.cq.poll(64)
         outstanding -= n
     per_qp = [d * size * 8 / t / 1e6 for d in done]
-    return per_qp, errors
+    return per_qp, errors, statuses
 
 
 def main():
@@ -151,7 +157,7 @@ def main():
     time.sleep(1)
     mem1 = meminfo_kb()
     cpu1 = idle_cost(3)
-    per_qp, errors = run_traffic(src, dst, min(a.active, a.qps), a.seconds,
+    per_qp, errors, statuses = run_traffic(src, dst, min(a.active, a.qps), a.seconds,
                                  a.size, a.depth)
     total = sum(per_qp)
     print(json.dumps({
@@ -164,7 +170,8 @@ def main():
         "active_mbps_total": round(total, 2),
         "active_mbps_min": round(min(per_qp), 2) if per_qp else 0,
         "active_mbps_max": round(max(per_qp), 2) if per_qp else 0,
-        "wc_errors": errors}))
+        "wc_errors": errors,
+        "wc_error_status": {str(k): v for k, v in statuses.items()}}))
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ flow() { # TOOL PORT TCLASS SECONDS
 	ip netns exec rxa timeout $(($4 + 60)) "$1" -d rxe_a -x "$sgid" -p "$2" --tclass "$3" \
 		-D "$4" -s 65536 >/dev/null 2>&1 &
 	FAULT_FLOW_PIDS+=($!)
-	fault_wait_listen rxa "$2" || return 1
+	rxe_wait_listen rxa "$2" 30 || return 1
 	ip netns exec rxb timeout $(($4 + 60)) "$1" -d rxe_b -x "$cgid" -p "$2" --tclass "$3" \
 		-D "$4" -s 65536 10.10.0.1 >/dev/null 2>&1 &
 	FAULT_FLOW_PIDS+=($!)
