@@ -36,7 +36,7 @@ flow_case() { # PORT ALGO
 	err=$(grep -c "Completion with error\|Failed status" "$log")
 	grep -h "Failed status\|error" "$log" | head -3 | sed "s/^/# $2: /"
 	echo "# $2: $windows report windows, $zero without a message, $err completion errors"
-	[ "$windows" -ge $((secs / 5 - 4)) ] && [ "$zero" = 0 ] && [ "$err" = 0 ]
+	[ "$windows" -ge 2 ] && [ "$zero" = 0 ] && [ "$err" = 0 ]
 }
 ktap_check "DCQCN flow: no completion error, no stalled window" flow_case 18515 dcqcn
 ktap_check "ACC flow: no completion error, no stalled window" flow_case 18516 acc
