@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Guest-side helpers of the fault matrix (source after lib/ktap.sh and
 # lib/rxe.sh).  Two hosts rxa/rxb as in lib/rxe.sh; long flows rxb -> rxa,
 # one per algorithm: DCQCN (the device default), ACC (priority 3, DSCP 26)
 # and none (priority 5, DSCP 40), so that one device holds a QP of each.
 
-FAULT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 FAULT_TRACE=/sys/kernel/tracing
 
 fault_cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
