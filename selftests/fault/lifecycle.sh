@@ -135,13 +135,14 @@ inject() { # FAULT CYCLE
 		# rmmod fails with EBUSY until the processes are gone.
 		rmmod rdma_rxe 2>/dev/null && echo "# cycle $2: rmmod mid-flow succeeded"
 		fault_kill_flows
-		local t
-		for t in $(seq 40); do
+		local _
+		for _ in $(seq 40); do
 			[ -d /sys/module/rdma_rxe ] || break
 			rmmod rdma_rxe 2>/dev/null && break
 			sleep 0.5
 		done
 		[ -d /sys/module/rdma_rxe ] && { echo "# cycle $2: rmmod failed after the flows ended"; return 1; }
+		# shellcheck disable=SC2034 # lib/rxe.sh's list: the links went with rmmod
 		RXE_LINKS=()
 		insmod "$module" || return 1
 		topo_up ;;
