@@ -7,7 +7,8 @@
 # error and without a 5 s report window with no message: the baseline the
 # hostile-packet phases assume.
 #
-#   mixed.sh [SECONDS]      default 60
+#   mixed.sh [SECONDS] [none]     default 60; "none": all three flows
+#                                 without CC (the control)
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"
@@ -15,6 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 secs=${1:-60}
+control=${2:-}
 work=$(mktemp -d)
 trap 'rxe_cleanup; rm -rf "$work"' EXIT
 rxe_dmesg_clean >/dev/null
@@ -22,6 +24,9 @@ rxe_dmesg_clean >/dev/null
 ktap_header "three flows, DCQCN + ACC + none, $secs s" 4
 
 rxe_two_hosts && fault_cc_setup 100 || { ktap_fail "topology"; exit 1; }
+if [ "$control" = none ]; then
+	fault_both algorithm none && fault_both prio3_algorithm none || exit 1
+fi
 FAULT_FLOW_LOG=$work/flow fault_three_flows 0 || ktap_diag "a flow did not start"
 sleep "$secs"
 rdma -dd res show qp link rxe_b/1 | grep "type RC" | sed 's/^/# /'
