@@ -8,6 +8,9 @@
 #   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
 #   make eval    every evaluation scenario (S1-S4)
 #   make sim     ns-3 at the ACC paper's scale, reduced grid (FULL=1: paper's)
+#   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
+#                kernel built from linux-source-6.1 (long: selftests/fault)
+#   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
 #   make clean
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
@@ -20,7 +23,10 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 
 export KVER
 
-.PHONY: all deps module tools check demo eval sim clean checkpatch check-series
+.PHONY: all deps module tools check check-debug soak demo eval sim clean \
+	checkpatch check-series
+
+SOAK_MIN ?= 30
 
 all: module tools
 
@@ -45,6 +51,12 @@ tools:
 
 check: all
 	./selftests/run-all
+
+check-debug: all
+	./selftests/fault/check-debug
+
+soak: all
+	./selftests/rxe/vm-suite --timeout $$(( $(SOAK_MIN) * 60 + 900 )) ../fault/soak.sh $(SOAK_MIN)
 
 demo: all
 	./scripts/demo

@@ -118,14 +118,7 @@ e2e_counters() {
 }
 
 # e2e_wait_listen NS PORT: the perftest server in NS accepts on TCP PORT.
-e2e_wait_listen() {
-	local i
-	for i in $(seq 100); do
-		ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
-}
+e2e_wait_listen() { rxe_wait_listen "$1" "$2" 10; }
 
 # e2e_flows "SRC DST START_S ITERS SIZE [TOOL]"...: flow i goes from host
 # SRC to host DST on TCP port 18515+i, one RC QP, ITERS messages of SIZE

@@ -127,6 +127,17 @@ rxe_perf() {
 	return "$RXE_PERF_RC"
 }
 
+# rxe_wait_listen NS PORT [SECONDS]: a server in NS accepts on TCP PORT
+# (within SECONDS, default 10; a loaded TCG guest may need more).
+rxe_wait_listen() {
+	local i
+	for i in $(seq $((${3:-10} * 10))); do
+		ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # rxe_ns_addr NS 4|6: the first global address of that family in NS.
 rxe_ns_addr() {
 	ip -n "$1" -"$2" -o addr show scope global |

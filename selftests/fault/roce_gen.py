@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""roce_gen.py - hostile RoCEv2 packets with a correct ICRC.
+
+Sends Ethernet/IPv4/UDP(4791)/BTH frames on a raw AF_PACKET socket, each
+with the invariant CRC that rxe checks (IBA annex A17.3.3: CRC-32 over
+8 bytes of 0xff for the masked LRH, the IPv4 header with TOS, TTL and
+checksum masked to ones, the UDP header with its checksum masked, the BTH
+with byte 4 masked, then the rest of the packet).  A packet with a right
+ICRC gets past rxe's ICRC check, so the header parsers, the requester,
+responder and completer state machines and the congestion control see it.
+
+    roce_gen.py --ifname IF --dst-mac MAC --src IP --dst IP \\
+        --qpn N[:algo] ... --mix KIND[,KIND...] --count N [--seed S] [--pps R]
+
+KINDs (the mix is drawn from uniformly, one kind per packet):
+  random     any opcode, random BTH fields and extension bytes, any length
+  truncated  a valid RC header cut short before its end
+  oversized  an RC WRITE_ONLY / SEND_ONLY with 1100-1400 B of payload
+  cnp-real   a CNP (0x81, BECN) to one of the given QPNs
+  cnp-unknown a CNP to a QPN no QP has
+  ack-never  an ACK for a PSN the QP never sent, mark bits random
+  ack-marks  an ACK near the QP's PSN with the ACC echo bits (CE/UE) set
+  psn-jump   RC SEND_ONLY requests with random PSNs
+  badicrc    a SEND_ONLY with a wrong ICRC (the control: must be dropped)
+Every packet also gets a random ECN codepoint in the IP TOS byte.
+
+Prints one JSON object: packets sent per kind and in total, and the time.
+"""
+
+import argparse
+import json
+import os
+import random
+import socket
+import struct
+import sys
+import time
+import zlib
+
+ROCE_PORT = 4791
+BTH_BYTES = 12
+ICRC_BYTES = 4
+MASKED_LRH = b"\xff" * 8
+
+# RC opcodes and the extension-header bytes that follow their BTH
+RC_SEND_ONLY = 0x04
+RC_WRITE_ONLY = 0x0A
+RC_READ_REQ = 0x0C
+RC_READ_RESP_ONLY = 0x10
+RC_ACK = 0x11
+RC_ATOMIC_ACK = 0x12
+ROCE_CNP = 0x81
+EXT_BYTES = {RC_SEND_ONLY: 0, RC_WRITE_ONLY: 16, RC_READ_REQ: 16,
+             RC_READ_RESP_ONLY: 4, RC_ACK: 4, RC_ATOMIC_ACK: 12,
+             ROCE_CNP: 16}
+
+BTH_BECN = 0x40		# byte 4: CE echo of ACC, and the CNP's BECN
+BTH_ECHO_UE = 0x20	# byte 4: UE echo of ACC
+PSN_MASK = 0xFFFFFF
+
+KINDS = ("random", "truncated", "oversized", "cnp-real", "cnp-unknown",
+         "ack-never", "ack-marks", "psn-jump", "badicrc")
+
+
+def ip_checksum(hdr):
+    s = sum(struct.unpack("!10H", hdr))
+    s = (s & 0xFFFF) + (s >> 16)
+    s = (s & 0xFFFF) + (s >> 16)
+    return (~s) & 0xFFFF
+
+
+def bth(opcode, qpn, psn, flags=0, pkey=0xFFFF, byte4=0, ackreq=0):
+    return struct.pack("!BBHBBHBBH", opcode, flags, pkey, byte4,
+                       (qpn >> 16) & 0xFF, qpn & 0xFFFF, ackreq,
+                       (psn >> 16) & 0xFF, psn & 0xFFFF)
+
+
+def icrc(iph, udph, ib):
+    """The invariant CRC of RoCEv2 over IPv4, as 4 wire bytes."""
+    m_ip = bytearray(iph)
+    m_ip[1] = 0xFF			# TOS (DSCP + ECN)
+    m_ip[8] = 0xFF			# TTL
+    m_ip[10:12] = b"\xff\xff"		# header checksum
+    m_udp = bytearray(udph)
+    m_udp[6:8] = b"\xff\xff"		# UDP checksum
+    m_ib = bytearray(ib)
+    if len(m_ib) > 4:
+        m_ib[4] = 0xFF			# BTH resv8a / FECN / BECN
+    crc = zlib.crc32(MASKED_LRH + bytes(m_ip) + bytes(m_udp) + bytes(m_ib))
+    return struct.pack("<I", crc)
+
+
+class Gen:
+    def __init__(self, a, rnd):
+        self.a = a
+        self.rnd = rnd
+        self.src = socket.inet_aton(a.src)
+        self.dst = socket.inet_aton(a.dst)
+        self.eth = (bytes.fromhex(a.dst_mac.replace(":", "")) +
+                    bytes.fromhex(a.src_mac.replace(":", "")) + b"\x08\x00")
+        self.qps = []
+        for q in a.qpn:
+            n, _, algo = q.partition(":")
+            self.qps.append((int(n, 0), algo or "?"))
+        self.ip_id = 0
+
+    def frame(self, ib, bad_icrc=False, tos=None):
+        """Wrap BTH+ext+payload (no ICRC) into a frame with its ICRC."""
+        r = self.rnd
+        if tos is None:
+            tos = (r.randrange(64) << 2) | r.randrange(4)
+        udp_len = 8 + len(ib) + ICRC_BYTES
+        self.ip_id = (self.ip_id + 1) & 0xFFFF
+        sport = 0xC000 | r.randrange(0x4000)
+        udph = struct.pack("!HHHH", sport, ROCE_PORT, udp_len, 0)
+        iph = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, tos,
+                                    20 + udp_len, self.ip_id, 0x4000, 64,
+                                    17, 0, self.src, self.dst))
+        iph[10:12] = struct.pack("!H", ip_checksum(bytes(iph)))
+        crc = icrc(bytes(iph), udph, ib)
+        if bad_icrc:
+            crc = bytes(b ^ 0x5A for b in crc)
+        return self.eth + bytes(iph) + udph + ib + crc
+
+    def real_qp(self):
+        return self.rnd.choice(self.qps)
+
+    def rnd_bytes(self, n):
+        return os.urandom(n)
+
+    def make(self, kind):
+        r = self.rnd
+        if kind == "random":
+            op = r.randrange(256) if r.random() < 0.3 else \
+                r.choice([0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x0A,
+                          0x0C, 0x0D, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x14,
+                          0x16, 0x64, 0x81])
+            qpn = self.real_qp()[0] if r.random() < 0.7 else r.randrange(1 << 24)
+            flags = r.randrange(256) if r.random() < 0.2 else r.randrange(256) & 0xF0
+            pkey = 0xFFFF if r.random() < 0.8 else r.randrange(1 << 16)
+            ib = bth(op, qpn, r.randrange(1 << 24), flags, pkey,
+                     r.randrange(256), r.randrange(256))
+            return self.frame(ib + self.rnd_bytes(r.choice([0, 4, 8, 12, 16, 28, 40,
+                                                            r.randrange(1100)])))
+        if kind == "truncated":
+            op = r.choice([RC_WRITE_ONLY, RC_READ_REQ, RC_READ_RESP_ONLY,
+                           RC_ACK, RC_ATOMIC_ACK, ROCE_CNP, 0x13, 0x14])
+            full = bth(op, self.real_qp()[0], r.randrange(1 << 24)) + \
+                self.rnd_bytes(EXT_BYTES.get(op, 28))
+            return self.frame(full[:r.randrange(len(full))])
+        if kind == "oversized":
+            op = r.choice([RC_WRITE_ONLY, RC_SEND_ONLY, RC_READ_RESP_ONLY])
+            ib = bth(op, self.real_qp()[0], r.randrange(1 << 24))
+            return self.frame(ib + self.rnd_bytes(EXT_BYTES[op] + r.randrange(1100, 1400)))
+        if kind == "cnp-real":
+            ib = bth(ROCE_CNP, self.real_qp()[0], 0, byte4=BTH_BECN)
+            return self.frame(ib + bytes(16))
+        if kind == "cnp-unknown":
+            known = {q[0] for q in self.qps}
+            qpn = r.randrange(2, 1 << 24)
+            while qpn in known:
+                qpn = r.randrange(2, 1 << 24)
+            return self.frame(bth(ROCE_CNP, qpn, 0, byte4=BTH_BECN) + bytes(16))
+        if kind in ("ack-never", "ack-marks"):
+            qpn = self.real_qp()[0]
+            psn = r.randrange(1 << 24)
+            b4 = r.choice([0, BTH_BECN, BTH_ECHO_UE, BTH_BECN | BTH_ECHO_UE])
+            if kind == "ack-marks":
+                b4 = r.choice([BTH_BECN, BTH_ECHO_UE])
+            syn = r.randrange(0x20) if r.random() < 0.8 else r.randrange(256)
+            aeth = struct.pack("!I", (syn << 24) | r.randrange(1 << 24))
+            return self.frame(bth(RC_ACK, qpn, psn, byte4=b4) + aeth)
+        if kind == "psn-jump":
+            ib = bth(RC_SEND_ONLY, self.real_qp()[0], r.randrange(1 << 24),
+                     ackreq=0x80)
+            return self.frame(ib + self.rnd_bytes(r.randrange(0, 256, 4)))
+        if kind == "badicrc":
+            ib = bth(RC_SEND_ONLY, self.real_qp()[0], r.randrange(1 << 24))
+            return self.frame(ib + self.rnd_bytes(64), bad_icrc=True)
+        raise ValueError(kind)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--ifname", required=True)
+    p.add_argument("--src-mac", default=None)
+    p.add_argument("--dst-mac", required=True)
+    p.add_argument("--src", required=True)
+    p.add_argument("--dst", required=True)
+    p.add_argument("--qpn", action="append", default=[],
+                   help="a QPN of the target device, optionally N:algo")
+    p.add_argument("--mix", default=",".join(KINDS))
+    p.add_argument("--count", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--pps", type=float, default=0,
+                   help="packets per second (0: as fast as possible)")
+    p.add_argument("--dump", help="write the first 64 frames (hex) here")
+    a = p.parse_args()
+    if a.src_mac is None:
+        with open(f"/sys/class/net/{a.ifname}/address") as f:
+            a.src_mac = f.read().strip()
+    if not a.qpn:
+        a.qpn = ["0x11"]
+    kinds = [k for k in a.mix.split(",") if k]
+    for k in kinds:
+        if k not in KINDS:
+            sys.exit(f"unknown kind {k}")
+    rnd = random.Random(a.seed)
+    g = Gen(a, rnd)
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((a.ifname, 0))
+    sent = {k: 0 for k in kinds}
+    errors = 0
+    dump = []
+    t0 = time.monotonic()
+    for i in range(a.count):
+        k = kinds[i % len(kinds)] if len(kinds) > 1 else kinds[0]
+        fr = g.make(k)
+        if a.dump and len(dump) < 64:
+            dump.append(f"{k} {fr.hex()}")
+        try:
+            s.send(fr)
+            sent[k] += 1
+        except OSError:
+            errors += 1
+        if a.pps:
+            ahead = (i + 1) / a.pps - (time.monotonic() - t0)
+            if ahead > 0:
+                time.sleep(ahead)
+    dt = time.monotonic() - t0
+    if a.dump:
+        with open(a.dump, "w") as f:
+            f.write("\n".join(dump) + "\n")
+    print(json.dumps({"sent": sum(sent.values()), "send_errors": errors,
+                      "by_kind": sent, "seconds": round(dt, 3)}))
+
+
+if __name__ == "__main__":
+    main()
