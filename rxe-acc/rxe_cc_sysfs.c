@@ -132,9 +132,9 @@ static ssize_t knob_store(struct ib_device *dev, u32 port,
 	u64 v, field_max;
 	int err;
 
-	err = kstrtou64(buf, 0, &v);
-	if (err)
-		return err;
+	/* a number past 64 bits is a bad value too, not ERANGE */
+	if (kstrtou64(buf, 0, &v))
+		return -EINVAL;
 	field_max = k->size == 8 ? U64_MAX : (1ULL << (8 * k->size)) - 1;
 	if (v > div64_u64(field_max, k->scale))
 		return -EINVAL;
@@ -230,11 +230,9 @@ static ssize_t dscp_store(struct ib_device *dev, u32 port,
 			  size_t count)
 {
 	s8 v;
-	int err;
 
-	err = kstrtos8(buf, 0, &v);
-	if (err)
-		return err;
+	if (kstrtos8(buf, 0, &v))
+		return -EINVAL;
 	if (v != RXE_CC_DSCP_OF_QP && (v < 0 || v > RXE_CC_MAX_DSCP))
 		return -EINVAL;
 	WRITE_ONCE(*dscp_field(dev, attr), v);

@@ -37,7 +37,8 @@ bad_case() {
 		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 \
 		  acc_theta_ce_pct=101 acc_p_thresh=0 algorithm=cubic \
 		  prio3_algorithm=bogus rpg_ai_rate=abc prio3_np=2 prio0_np= \
-		  line_rate_mbps=1600001 line_rate_mbps=-1; do
+		  line_rate_mbps=1600001 line_rate_mbps=-1 \
+		  line_rate_mbps=18446744073709551616 cnp_dscp=300; do
 		knob=${kv%%=*} val=${kv#*=}
 		old=$(getk rxe_a "$knob")
 		if setk rxe_a "$knob" "$val" 2>/dev/null; then
