@@ -330,12 +330,11 @@ static ssize_t prio_np_store(struct ib_device *dev, u32 port,
 	struct rxe_cc_prio_attr *pa =
 		container_of(attr, struct rxe_cc_prio_attr, attr);
 	struct rxe_dev *rxe = dev_to_rxe(dev);
-	bool on;
-	int err;
+	u8 on;
 
-	err = kstrtobool(buf, &on);
-	if (err)
-		return err;
+	/* exactly 0 or 1: kstrtobool() would take "1.5" or "none" */
+	if (kstrtou8(buf, 0, &on) || on > 1)
+		return -EINVAL;
 	mutex_lock(&rxe->cc.knob_lock);
 	if (on)
 		WRITE_ONCE(rxe->cc.params.np_prio_mask,

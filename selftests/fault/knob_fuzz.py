@@ -17,6 +17,10 @@ a single write().  The rule checked:
     as the name written;
   * a zero-length write (it never reaches the store) changes nothing.
 
+Two knob families take other values: cnp_dscp/ack_dscp are signed
+(kstrtos8: -1 means "the QP's own DSCP", else 0..63) and prio<N>_np takes
+exactly 0 or 1; an accepted write must denote a value in that range.
+
 --allow-erange lets a number too big for 64 bits fail with ERANGE (what
 kstrtou64 returns) instead of EINVAL.  Every knob is restored after its strings.  Prints one "# " line per
 violation and a JSON summary last; exits 1 on a violation.
@@ -67,6 +71,27 @@ def c_strtou64(s):
         return None
     v = int(digits, base)
     return v if v < 1 << 64 else None
+
+
+def c_strtos64(s):
+    """kstrtoll(s, 0): an optional '-' before a kstrtou64 number."""
+    t = s.split("\x00", 1)[0]
+    if t.startswith("-"):
+        v = c_strtou64(t[1:])
+        return None if v is None or t[1:2] == "+" or v > 1 << 63 else -v
+    v = c_strtou64(t)
+    return v if v is not None and v < 1 << 63 else None
+
+
+def knob_value(k, s):
+    """The value an accepted write of s to knob k must read back as."""
+    if k in ("cnp_dscp", "ack_dscp"):
+        v = c_strtos64(s)
+        return v if v is not None and -1 <= v <= 63 else None
+    if k.startswith("prio") and k.endswith("_np"):
+        v = c_strtou64(s)
+        return v if v is not None and v <= 1 else None
+    return c_strtou64(s)
 
 
 def read_all(d, names):
@@ -147,7 +172,7 @@ def main():
                 if not ok or now != want:
                     violation(f"{k} <- {shown} accepted, reads {now!r}")
             else:
-                v = c_strtou64(s)
+                v = knob_value(k, s)
                 if v is None:
                     violation(f"{k} <- {shown} accepted, not a number; reads {now!r}")
                 elif str(v) != now:
