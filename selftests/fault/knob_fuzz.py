@@ -17,7 +17,9 @@ a single write().  The rule checked:
     as the name written;
   * a zero-length write (it never reaches the store) changes nothing.
 
-Two knob families take other values: cnp_dscp/ack_dscp are signed
+A DCQCN rate knob in Mb/s (rpg_ai_rate, ...) and its twin in kb/s
+(rpg_ai_rate_kbps) are one value in two units: a write to one moves the
+other.  Two knob families take other values: cnp_dscp/ack_dscp are signed
 (kstrtos8: -1 means "the QP's own DSCP", else 0..63) and prio<N>_np takes
 exactly 0 or 1; an accepted write must denote a value in that range.
 
@@ -180,7 +182,9 @@ def main():
         # a write to k touches no other knob (checked once per knob:
         # reading all knobs after every write is slow in a TCG guest)
         final = read_all(d, names)
-        others = [n for n in names if n != k and final[n] != orig[n]]
+        # a DCQCN rate knob and its kb/s twin are one value in two units
+        twins = {k, k + "_kbps", k[:-len("_kbps")] if k.endswith("_kbps") else k}
+        others = [n for n in names if n not in twins and final[n] != orig[n]]
         if others:
             violation(f"writes to {k} changed {others}")
         # restore this knob (and any other that moved)
