@@ -55,34 +55,144 @@ static_assert(RXE_MAX_UNACKED_PSNS < RXE_CC_REQ_SLOTS);
 static_assert((RXE_CC_REQ_SLOTS & (RXE_CC_REQ_SLOTS - 1)) == 0);
 static_assert((RXE_CC_RESP_SLOTS & (RXE_CC_RESP_SLOTS - 1)) == 0);
 
-static const struct rxe_cc_ops *const rxe_cc_algos[RXE_CC_NUM_ALGOS] = {
-	[RXE_CC_ALGO_NONE] = NULL,
-	[RXE_CC_ALGO_DCQCN] = &rxe_cc_dcqcn_ops,
-	[RXE_CC_ALGO_ACC] = &rxe_cc_acc_ops,
-};
+/*
+ * The registered algorithms, as tcp_cong.c keeps them: written under
+ * rxe_cc_list_lock, read under RCU.  Keys are small, so that the knobs
+ * can store them in a byte; key 0 is "none".
+ */
+static DEFINE_SPINLOCK(rxe_cc_list_lock);
+static LIST_HEAD(rxe_cc_list);
 
-static const char *const rxe_cc_algo_names[RXE_CC_NUM_ALGOS] = {
-	[RXE_CC_ALGO_NONE] = "none",
-	[RXE_CC_ALGO_DCQCN] = "dcqcn",
-	[RXE_CC_ALGO_ACC] = "acc",
-};
-
-const char *rxe_cc_algo_name(int algo)
+static const struct rxe_cc_ops *rxe_cc_find_key(int key)
 {
-	if (algo < 0 || algo >= RXE_CC_NUM_ALGOS)
-		return "default";
-	return rxe_cc_algo_names[algo];
+	const struct rxe_cc_ops *ops;
+
+	list_for_each_entry_rcu(ops, &rxe_cc_list, list)
+		if (ops->key == key)
+			return ops;
+	return NULL;
 }
 
-/* Index of the algorithm named @buf (sysfs input), or -EINVAL. */
+static const struct rxe_cc_ops *rxe_cc_find(const char *name)
+{
+	const struct rxe_cc_ops *ops;
+
+	list_for_each_entry_rcu(ops, &rxe_cc_list, list)
+		if (sysfs_streq(name, ops->name))
+			return ops;
+	return NULL;
+}
+
+/**
+ * rxe_cc_register - make an algorithm available to the knobs
+ * @ops: its ops table; init, rate_bps and on_ack or on_cnp are required
+ *
+ * The algorithms are built into rdma_rxe: they register at module load
+ * and unregister at unload, after every device (so every QP) is gone.
+ */
+int rxe_cc_register(struct rxe_cc_ops *ops)
+{
+	int key, ret = 0;
+
+	if (!ops->init || !ops->rate_bps || (!ops->on_ack && !ops->on_cnp) ||
+	    ops->priv_size > RXE_CC_PRIV_SIZE || !ops->name[0] ||
+	    sysfs_streq(ops->name, "none") || sysfs_streq(ops->name, "default")) {
+		pr_err("rxe_cc: %s does not implement the required ops\n",
+		       ops->name);
+		return -EINVAL;
+	}
+
+	spin_lock(&rxe_cc_list_lock);
+	for (key = RXE_CC_ALGO_NONE + 1; key < RXE_CC_MAX_ALGOS; key++)
+		if (!rxe_cc_find_key(key))
+			break;
+	if (rxe_cc_find(ops->name)) {
+		pr_notice("rxe_cc: %s already registered\n", ops->name);
+		ret = -EEXIST;
+	} else if (key == RXE_CC_MAX_ALGOS) {
+		ret = -ENOSPC;
+	} else {
+		ops->key = key;
+		list_add_tail_rcu(&ops->list, &rxe_cc_list);
+		pr_debug("rxe_cc: %s registered\n", ops->name);
+	}
+	spin_unlock(&rxe_cc_list_lock);
+	return ret;
+}
+
+void rxe_cc_unregister(struct rxe_cc_ops *ops)
+{
+	spin_lock(&rxe_cc_list_lock);
+	list_del_rcu(&ops->list);
+	spin_unlock(&rxe_cc_list_lock);
+	synchronize_rcu();
+}
+
+int rxe_cc_init(void)
+{
+	int err;
+
+	err = rxe_cc_register(&rxe_cc_dcqcn_ops);
+	if (err)
+		return err;
+	err = rxe_cc_register(&rxe_cc_acc_ops);
+	if (err)
+		rxe_cc_unregister(&rxe_cc_dcqcn_ops);
+	return err;
+}
+
+void rxe_cc_exit(void)
+{
+	rxe_cc_unregister(&rxe_cc_acc_ops);
+	rxe_cc_unregister(&rxe_cc_dcqcn_ops);
+}
+
+/* Name of the algorithm with key @key, for the knobs. */
+const char *rxe_cc_algo_name(int key)
+{
+	const struct rxe_cc_ops *ops;
+	const char *name;
+
+	if (key == RXE_CC_ALGO_DEFAULT)
+		return "default";
+	if (key == RXE_CC_ALGO_NONE)
+		return "none";
+	rcu_read_lock();
+	ops = rxe_cc_find_key(key);
+	/* ops live as long as the module: the name outlives the lock */
+	name = ops ? ops->name : "none";
+	rcu_read_unlock();
+	return name;
+}
+
+/* Key of the algorithm named @buf (sysfs input), or -EINVAL. */
 int rxe_cc_algo_by_name(const char *buf)
 {
-	int i;
+	const struct rxe_cc_ops *ops;
+	int key;
 
-	for (i = 0; i < RXE_CC_NUM_ALGOS; i++)
-		if (sysfs_streq(buf, rxe_cc_algo_names[i]))
-			return i;
-	return -EINVAL;
+	if (sysfs_streq(buf, "none"))
+		return RXE_CC_ALGO_NONE;
+	rcu_read_lock();
+	ops = rxe_cc_find(buf);
+	key = ops ? ops->key : -EINVAL;
+	rcu_read_unlock();
+	return key;
+}
+
+/* "none" and every registered algorithm, for the available knob. */
+int rxe_cc_algos_show(char *buf)
+{
+	const struct rxe_cc_ops *ops;
+	int len;
+
+	len = sysfs_emit(buf, "none");
+	rcu_read_lock();
+	list_for_each_entry_rcu(ops, &rxe_cc_list, list)
+		len += sysfs_emit_at(buf, len, " %s", ops->name);
+	rcu_read_unlock();
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
 }
 
 void rxe_cc_dev_init(struct rxe_dev *rxe)
@@ -129,15 +239,16 @@ void rxe_cc_netdev_event(struct rxe_dev *rxe)
 		WRITE_ONCE(rxe->cc.speed_mbps, lks.base.speed);
 }
 
-static u64 rxe_cc_now_ns(void)
+/* The clock of every CC event (monotonic; read under the QP's lock). */
+u64 rxe_cc_now_ns(void)
 {
 	return ktime_get_ns();
 }
 
 static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 {
-	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.pace_timer);
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = container_of(t, struct rxe_cc_qp, pace_timer);
+	struct rxe_qp *qp = cc->qp;
 	unsigned long flags;
 	u8 waiters;
 
@@ -157,8 +268,8 @@ static void rxe_cc_arm_timer(struct rxe_qp *qp);
 
 static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 {
-	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.cc_timer);
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = container_of(t, struct rxe_cc_qp, cc_timer);
+	struct rxe_qp *qp = cc->qp;
 	unsigned long flags;
 	u64 now;
 
@@ -177,14 +288,22 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/* A new QP: its receiver role; sender state comes with an algorithm. */
 void rxe_cc_qp_init(struct rxe_qp *qp)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
-
-	spin_lock_init(&cc->lock);
-	cc->ops = NULL;
-	cc->stopped = true;
+	qp->cc = NULL;
 	rxe_cc_np_init(qp);
+}
+
+static struct rxe_cc_qp *rxe_cc_qp_alloc(struct rxe_qp *qp)
+{
+	struct rxe_cc_qp *cc = kzalloc(sizeof(*cc), GFP_KERNEL);
+
+	if (!cc)
+		return NULL;
+	cc->qp = qp;
+	spin_lock_init(&cc->lock);
+	cc->stopped = true;
 	/* hard: it only schedules tasks, and a soft timer adds a softirq
 	 * round trip to every paced packet's wake-up
 	 */
@@ -194,6 +313,7 @@ void rxe_cc_qp_init(struct rxe_qp *qp)
 	cc->cc_timer.function = rxe_cc_timer_fn;
 	cc->wire_overhead_bytes = RXE_CC_NON_IP_OVERHEAD_BYTES +
 				  sizeof(struct iphdr);
+	return cc;
 }
 
 /*
@@ -225,6 +345,60 @@ static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
 	return mbps * RXE_CC_BPS_PER_MBPS;
 }
 
+/* The algorithm of priority @prio on @rxe (RCU held), NULL for none. */
+static const struct rxe_cc_ops *rxe_cc_choose(struct rxe_dev *rxe, u8 prio)
+{
+	int key = READ_ONCE(rxe->cc.params.prio_algo[prio]);
+
+	if (key == RXE_CC_ALGO_DEFAULT)
+		key = READ_ONCE(rxe->cc.params.algo);
+	return key == RXE_CC_ALGO_NONE ? NULL : rxe_cc_find_key(key);
+}
+
+/**
+ * rxe_cc_qp_modify - modify_qp is about to apply @attr to @qp
+ * @qp: the QP
+ * @attr: the new attributes
+ * @mask: which of them are set
+ *
+ * An RC QP that leaves INIT (for RTR, or straight on to RTS) picks its
+ * algorithm by the priority its traffic class maps to, or the device
+ * default, and gets its sender state here, in process context, where an
+ * allocation may sleep and may fail cleanly.  A QP that runs none pays
+ * nothing.  Returns 0 or -ENOMEM.
+ */
+int rxe_cc_qp_modify(struct rxe_qp *qp, struct ib_qp_attr *attr, int mask)
+{
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+	const struct rxe_cc_ops *ops;
+	struct rxe_cc_qp *cc;
+	u8 tclass;
+
+	if (qp_type(qp) != IB_QPT_RC || !(mask & IB_QP_STATE) ||
+	    (attr->qp_state != IB_QPS_RTR && attr->qp_state != IB_QPS_RTS))
+		return 0;
+	/* running already: the choice was made when it left INIT */
+	if (qp->cc && !READ_ONCE(qp->cc->stopped))
+		return 0;
+
+	tclass = mask & IB_QP_AV ? attr->ah_attr.grh.traffic_class :
+				   qp->pri_av.grh.traffic_class;
+	rcu_read_lock();
+	ops = rxe_cc_choose(rxe, rxe_cc_prio_of(tclass));
+	rcu_read_unlock();
+
+	if (ops && !qp->cc) {
+		cc = rxe_cc_qp_alloc(qp);
+		if (!cc)
+			return -ENOMEM;
+		/* the data path reads qp->cc without a lock */
+		smp_store_release(&qp->cc, cc);
+	}
+	if (qp->cc)
+		qp->cc->chosen = ops;
+	return 0;
+}
+
 /*
  * Bucket depth at @rate_bps: two full packets, or pacer_burst_us of
  * sending if more.  It follows the rate, so that a slow QP never bursts
@@ -232,12 +406,12 @@ static u64 rxe_cc_line_rate_bps(struct rxe_dev *rxe)
  */
 static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 rate_bps)
 {
-	u64 pkt = qp->mtu + qp->cc.wire_overhead_bytes + RXE_BTH_BYTES +
+	u64 pkt = qp->mtu + qp->cc->wire_overhead_bytes + RXE_BTH_BYTES +
 		  RXE_RETH_BYTES;
 	u64 burst_ns = (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.params.pacer_burst_us) *
 		       NSEC_PER_USEC;
-	u64 burst = rxe_cc_mul_div64(rate_bps, burst_ns,
-				     RXE_CC_BITS_PER_BYTE * NSEC_PER_SEC);
+	u64 burst = mul_u64_u64_div_u64(rate_bps, burst_ns,
+					RXE_CC_BIT_NS_PER_BYTE_S);
 
 	return min_t(u64, max(burst, RXE_CC_BURST_PKTS * pkt),
 		     RXE_CC_PACER_MAX_BURST_BYTES);
@@ -246,7 +420,7 @@ static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 rate_bps)
 /* The QP's priority: the top three bits of the DSCP of its traffic class. */
 u8 rxe_cc_qp_prio(struct rxe_qp *qp)
 {
-	return (qp->pri_av.grh.traffic_class >> 2) >> 3;
+	return rxe_cc_prio_of(qp->pri_av.grh.traffic_class);
 }
 
 /*
@@ -255,28 +429,26 @@ u8 rxe_cc_qp_prio(struct rxe_qp *qp)
  */
 static void rxe_cc_sync_psn(struct rxe_qp *qp)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = qp->cc;
 
 	rxe_cc_ring_init(&cc->req, cc->req_slots, RXE_CC_REQ_SLOTS,
 			 qp->req.psn);
 }
 
 /*
- * Called when an RC QP enters RTR (a receiver needs its notification
- * point) and again at RTS.  The algorithm is chosen once, at the first of
- * the two: changing the device's choice later does not touch existing QPs.
+ * Called when an RC QP enters RTR and again at RTS.  The algorithm
+ * rxe_cc_qp_modify() chose starts at the first of the two: changing the
+ * device's choice later does not touch existing QPs.
  */
 void rxe_cc_qp_start(struct rxe_qp *qp)
 {
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
-	struct rxe_cc_params *p = &rxe->cc.params;
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = qp->cc;
 	const struct rxe_cc_ops *ops;
 	unsigned long flags;
 	u64 line_bps, now;
-	int algo;
 
-	if (qp_type(qp) != IB_QPT_RC)
+	if (!cc)
 		return;
 	if (!cc->stopped) {
 		spin_lock_irqsave(&cc->lock, flags);
@@ -287,10 +459,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 		return;
 	}
 
-	algo = READ_ONCE(p->prio_algo[rxe_cc_qp_prio(qp)]);
-	if (algo == RXE_CC_ALGO_DEFAULT)
-		algo = READ_ONCE(p->algo);
-	ops = rxe_cc_algos[algo];
+	ops = cc->chosen;
 	if (!ops)
 		return;
 
@@ -298,7 +467,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 
 	spin_lock_irqsave(&cc->lock, flags);
 	now = rxe_cc_now_ns();
-	memset(&cc->alg, 0, sizeof(cc->alg));
+	memset(cc->priv, 0, sizeof(cc->priv));
 	cc->line_rate_bps = line_bps;
 	cc->wire_overhead_bytes = rxe_cc_qp_wire_overhead(qp);
 	rxe_cc_sync_psn(qp);
@@ -327,8 +496,11 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
  */
 void rxe_cc_qp_error(struct rxe_qp *qp)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = qp->cc;
 	unsigned long flags;
+
+	if (!cc)
+		return;
 
 	spin_lock_irqsave(&cc->lock, flags);
 	cc->stopped = true;
@@ -342,9 +514,12 @@ void rxe_cc_qp_error(struct rxe_qp *qp)
 /* Reset or destroy: no timer runs or will run after this returns. */
 void rxe_cc_qp_stop(struct rxe_qp *qp)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = qp->cc;
 	unsigned long flags;
 
+	rxe_cc_np_init(qp);
+	if (!cc)
+		return;
 	rxe_cc_qp_error(qp);
 	hrtimer_cancel(&cc->pace_timer);
 	hrtimer_cancel(&cc->cc_timer);
@@ -352,13 +527,23 @@ void rxe_cc_qp_stop(struct rxe_qp *qp)
 	spin_lock_irqsave(&cc->lock, flags);
 	cc->ops = NULL;
 	spin_unlock_irqrestore(&cc->lock, flags);
-	rxe_cc_np_init(qp);
+}
+
+/*
+ * The QP's last reference is gone and its tasks ran for the last time
+ * (rxe_qp_do_cleanup()): rxe_cc_qp_stop() cancelled the timers, nothing
+ * else can reach the sender state.
+ */
+void rxe_cc_qp_free(struct rxe_qp *qp)
+{
+	kfree(qp->cc);
+	qp->cc = NULL;
 }
 
 /* Arm the algorithm timer at its next deadline; lock held. */
 static void rxe_cc_arm_timer(struct rxe_qp *qp)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = qp->cc;
 	u64 next;
 
 	if (cc->stopped || !cc->ops->next_timer_ns)
@@ -380,7 +565,7 @@ static void rxe_cc_arm_timer(struct rxe_qp *qp)
  */
 void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, const char *why)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = qp->cc;
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	u64 rate = cc->ops->rate_bps(qp, now);
 	u64 old = cc->rate_bps;
@@ -413,11 +598,11 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, const char *why)
  */
 static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, u8 who)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	unsigned long flags;
 	u64 wait;
 
-	if (!READ_ONCE(cc->ops))
+	if (!cc || !READ_ONCE(cc->ops))
 		return false;
 
 	spin_lock_irqsave(&cc->lock, flags);
@@ -462,7 +647,7 @@ bool rxe_cc_resp_wait(struct rxe_qp *qp, u32 bytes)
 /* Data of @bytes left: pay the pacer, tell the algorithm; lock held. */
 static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = qp->cc;
 
 	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
 	if (cc->ops->on_xmit)
@@ -483,11 +668,11 @@ static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
  */
 void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	unsigned long flags;
 	u64 now;
 
-	if (!READ_ONCE(cc->ops))
+	if (!cc || !READ_ONCE(cc->ops))
 		return;
 
 	spin_lock_irqsave(&cc->lock, flags);
@@ -521,10 +706,10 @@ out:
  */
 void rxe_cc_req_unsent(struct rxe_qp *qp, u32 psn, u32 bytes)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	unsigned long flags;
 
-	if (!READ_ONCE(cc->ops))
+	if (!cc || !READ_ONCE(cc->ops))
 		return;
 
 	spin_lock_irqsave(&cc->lock, flags);
@@ -537,7 +722,8 @@ void rxe_cc_req_unsent(struct rxe_qp *qp, u32 psn, u32 bytes)
 /* Build-time BTH bits of a data packet: ask the receiver to echo marks. */
 void rxe_cc_data_bth(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
-	const struct rxe_cc_ops *ops = READ_ONCE(qp->cc.ops);
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
+	const struct rxe_cc_ops *ops = cc ? READ_ONCE(cc->ops) : NULL;
 
 	if (ops && ops->echo_marks)
 		bth_set_cc_echo_req(pkt, 1);
@@ -556,11 +742,11 @@ void rxe_cc_data_bth(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
  */
 void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	unsigned long flags;
 	u64 now;
 
-	if (!READ_ONCE(cc->ops))
+	if (!cc || !READ_ONCE(cc->ops))
 		return;
 
 	spin_lock_irqsave(&cc->lock, flags);
@@ -584,8 +770,8 @@ void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
  */
 u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
-	const struct rxe_cc_ops *ops = READ_ONCE(cc->ops);
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
+	const struct rxe_cc_ops *ops = cc ? READ_ONCE(cc->ops) : NULL;
 	u64 window_ns, pkt_ns;
 	u32 every = stock;
 
@@ -637,7 +823,7 @@ static bool rxe_cc_acked_psn(struct rxe_pkt_info *pkt, u32 *psn)
 static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
 			 u32 psn, enum rxe_cc_mark mark)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = qp->cc;
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	u64 bytes = 0, rtt = 0, now;
 
@@ -681,7 +867,7 @@ bool rxe_cc_is_read_resp(const struct rxe_pkt_info *pkt)
 void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	enum rxe_cc_mark mark;
 	unsigned long flags;
 	u32 psn;
@@ -689,7 +875,7 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 	if (rxe_cc_is_read_resp(pkt))
 		rxe_cc_np_rcv_resp(pkt);
 
-	if (!READ_ONCE(cc->ops) || !rxe_cc_acked_psn(pkt, &psn))
+	if (!cc || !READ_ONCE(cc->ops) || !rxe_cc_acked_psn(pkt, &psn))
 		return;
 	mark = rxe_cc_echoed_mark(pkt);
 
@@ -703,10 +889,14 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	unsigned long flags;
 	u64 now;
 
+	if (!cc) {
+		rxe_counter_inc(pkt->rxe, RXE_CNT_RP_CNP_IGNORED);
+		return;
+	}
 	spin_lock_irqsave(&cc->lock, flags);
 	now = rxe_cc_now_ns();
 	if (cc->ops && !cc->stopped && cc->ops->on_cnp) {
@@ -727,10 +917,12 @@ static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 static void rxe_cc_rcv_read_ack(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	enum rxe_cc_mark mark = rxe_cc_echoed_mark(pkt);
 	unsigned long flags;
 
+	if (!cc)
+		return;
 	spin_lock_irqsave(&cc->lock, flags);
 	if (cc->ops && !cc->stopped) {
 		cc->read_acks = true;
@@ -767,6 +959,7 @@ void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt)
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 {
 	struct rxe_qp *qp = pkt->qp;
+	struct rxe_cc_qp *cc;
 	s8 dscp;
 
 	if (!qp)
@@ -781,15 +974,16 @@ u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 	case RXE_OPCODE_ROCE_CNP:
 		return (tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 	}
-	if (!READ_ONCE(qp->cc.ops))
+	cc = rxe_cc_of(qp);
+	if (!cc || !READ_ONCE(cc->ops))
 		return tclass;
 	return (tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 }
 
 static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
-	const struct rxe_cc_ops *ops = cc->ops;
+	struct rxe_cc_qp *cc = qp->cc;
+	const struct rxe_cc_ops *ops = cc ? cc->ops : NULL;
 
 	if (rdma_nl_put_driver_string(msg, "cc_algorithm",
 				      ops ? ops->name : "none"))
@@ -813,6 +1007,7 @@ static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	struct nlattr *table;
 	unsigned long flags;
 	int err;
@@ -820,9 +1015,13 @@ int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	spin_lock_irqsave(&qp->cc.lock, flags);
-	err = rxe_cc_fill_res(msg, qp);
-	spin_unlock_irqrestore(&qp->cc.lock, flags);
+	if (cc) {
+		spin_lock_irqsave(&cc->lock, flags);
+		err = rxe_cc_fill_res(msg, qp);
+		spin_unlock_irqrestore(&cc->lock, flags);
+	} else {
+		err = rxe_cc_fill_res(msg, qp);
+	}
 	if (err) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;

@@ -11,14 +11,18 @@
  *
  * Hooks, one line each in the rxe files:
  *
+ *   rxe_cc_init/exit()       module load/unload: register the algorithms
  *   rxe_cc_dev_init()        device creation: default knobs, line rate
  *   rxe_cc_netdev_event()    netdev up/change (RTNL held): line rate
- *   rxe_cc_qp_init()         QP creation: lock and timers, algorithm none
- *   rxe_cc_qp_start()        RC QP enters RTR, then RTS: pick the algorithm
- *                            by the QP's priority (traffic class), or the
- *                            device default
+ *   rxe_cc_qp_init()         QP creation: the receiver role, no sender state
+ *   rxe_cc_qp_modify()       modify_qp, before the attributes are applied:
+ *                            an RC QP leaving INIT picks its algorithm by
+ *                            its priority (traffic class) or the device
+ *                            default, and gets sender state if it runs one
+ *   rxe_cc_qp_start()        RC QP enters RTR, then RTS: start the algorithm
  *   rxe_cc_qp_error()        QP enters ERROR: no timer fires any more
  *   rxe_cc_qp_stop()         QP reset/destroy: cancel every timer
+ *   rxe_cc_qp_free()         QP cleanup, after its tasks: free sender state
  *   rxe_cc_req_wait()        requester, before building a packet: may it
  *                            leave now?  If not a timer resumes the task
  *   rxe_cc_req_sent()        requester, after building a packet and before
@@ -46,6 +50,22 @@
  * (RXE_MAX_UNACKED_PSNS), which the request ring holds.  Read responses
  * get a ring of their own once the peer acknowledges them (ACC).
  *
+ * Memory: a QP pays only for what it runs.  Every QP embeds its receiver
+ * role (two words: the marks to echo, the time of its last CNP) and a
+ * pointer, all three in what were alignment holes of struct rxe_qp, which
+ * stays 2048 bytes (kmalloc-2k) on 64-bit; the sender state
+ * (struct rxe_cc_qp: timers, pacer, rings and the algorithm's private
+ * area) is allocated when an RC QP that runs an algorithm leaves INIT,
+ * in process context, and freed with the QP.  The pointer is set once and
+ * cleared only after the QP's tasks are gone, so the data path reads it
+ * without a lock.  UD, GSI and RC QPs that run "none" have none.
+ *
+ * Algorithms register an ops table (rxe_cc_register(), as
+ * tcp_register_congestion_control()) whose private state fits in
+ * RXE_CC_PRIV_SIZE bytes of the sender state; knobs name them.  Each
+ * algorithm's kernel glue lives beside its hermetic core
+ * (rxe_cc_dcqcn_ops.c next to rxe_cc_dcqcn.c, and so on).
+ *
  * Concurrency: the requester and completer tasks, the receive softirq and
  * two soft hrtimers all touch a QP's state, so it is guarded by one
  * spinlock, taken with interrupts saved (the requester may also run in
@@ -56,6 +76,7 @@
 
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 
@@ -70,13 +91,18 @@ struct rxe_pkt_info;
 struct sk_buff;
 struct attribute_group;
 struct ib_qp;
+struct ib_qp_attr;
 
-enum rxe_cc_algo {
-	RXE_CC_ALGO_NONE,
-	RXE_CC_ALGO_DCQCN,
-	RXE_CC_ALGO_ACC,
-	RXE_CC_NUM_ALGOS,
-};
+/*
+ * Algorithms are named by a small key given at registration: the knobs
+ * store keys, 0 is "none" (stock rxe, no sender state).
+ */
+#define RXE_CC_ALGO_NONE		0
+#define RXE_CC_MAX_ALGOS		8
+#define RXE_CC_NAME_MAX			16
+/* Bytes of per-QP private state an algorithm may use (rxe_cc_priv()). */
+#define RXE_CC_PRIV_U64			80
+#define RXE_CC_PRIV_SIZE		(RXE_CC_PRIV_U64 * sizeof(u64))
 
 /* Priorities a QP's traffic class maps to: DSCP >> 3, as dscp2prio does. */
 #define RXE_CC_NUM_PRIO			8
@@ -98,9 +124,9 @@ struct rxe_cc_params {
 	u32 pacer_burst_us;		/* bucket depth in time at the rate */
 	s8 cnp_dscp;			/* DSCP of CNPs, or RXE_CC_DSCP_OF_QP */
 	s8 ack_dscp;			/* DSCP of ACKs, or RXE_CC_DSCP_OF_QP */
-	u8 algo;			/* enum rxe_cc_algo: the default */
+	u8 algo;			/* algorithm key: the default */
 	u8 np_prio_mask;		/* BIT(prio): notification point on */
-	s8 prio_algo[RXE_CC_NUM_PRIO];	/* per priority, or ALGO_DEFAULT */
+	s8 prio_algo[RXE_CC_NUM_PRIO];	/* key per priority, or ALGO_DEFAULT */
 };
 
 struct rxe_cc_dev {
@@ -125,14 +151,11 @@ struct rxe_cc_dev {
 		} while (read_seqretry(&(rxe)->cc.params_seq, __seq));	\
 	} while (0)
 
-/* The notification point of a QP: what it does as a receiver. */
-struct rxe_cc_np_qp {
-	struct rxe_cc_dcqcn_np cnp;	/* CNP pacing */
-	atomic_t echo_mark;		/* BIT(rxe_cc_mark) seen since last ACK */
-};
-
+/* Sender state of an RC QP that runs an algorithm (allocated). */
 struct rxe_cc_qp {
-	const struct rxe_cc_ops *ops;	/* NULL: none, stock behaviour */
+	struct rxe_qp *qp;		/* back pointer, for the timers */
+	const struct rxe_cc_ops *ops;	/* running: NULL until started */
+	const struct rxe_cc_ops *chosen; /* what rxe_cc_qp_modify() picked */
 	spinlock_t lock;
 	bool stopped;			/* no timer may be armed */
 	bool sent_any;			/* a packet left since the start */
@@ -146,11 +169,7 @@ struct rxe_cc_qp {
 	u32 wire_overhead_bytes;	/* beyond BTH + payload, see below */
 	struct rxe_cc_ring req;		/* request packets in flight */
 	struct rxe_cc_ring resp;	/* read responses in flight */
-	union {
-		struct rxe_cc_dcqcn_rp dcqcn;
-		struct rxe_cc_acc acc;
-	} alg;
-	struct rxe_cc_np_qp np;		/* this QP as a receiver */
+	u64 priv[RXE_CC_PRIV_U64];	/* the algorithm's: rxe_cc_priv() */
 	struct rxe_cc_sent req_slots[RXE_CC_REQ_SLOTS];
 	struct rxe_cc_sent resp_slots[RXE_CC_RESP_SLOTS];
 };
@@ -165,10 +184,16 @@ static inline u64 rxe_cc_inflight_bytes(const struct rxe_cc_qp *cc)
 #define RXE_CC_WAIT_REQ			BIT(0)
 #define RXE_CC_WAIT_RESP		BIT(1)
 
-/* What an algorithm's hook reports back to the framework. */
+/*
+ * An algorithm, as tcp_congestion_ops: hooks called with the QP's
+ * cc->lock held, state in rxe_cc_priv(qp).  init, rate_bps and one of
+ * on_ack/on_cnp are required.
+ */
 struct rxe_cc_ops {
-	const char *name;
-	enum rxe_cc_algo id;
+	struct list_head list;
+	u8 key;				/* given by rxe_cc_register() */
+	char name[RXE_CC_NAME_MAX];
+	u32 priv_size;			/* <= RXE_CC_PRIV_SIZE */
 	u32 ack_req_every;		/* ask for an ACK every N packets */
 	bool echo_marks;		/* ask the receiver to echo marks */
 	void (*init)(struct rxe_qp *qp, u64 now_ns);
@@ -183,19 +208,39 @@ struct rxe_cc_ops {
 	int (*fill_res)(struct sk_buff *msg, struct rxe_qp *qp);
 };
 
-extern const struct rxe_cc_ops rxe_cc_dcqcn_ops;
-extern const struct rxe_cc_ops rxe_cc_acc_ops;
+extern struct rxe_cc_ops rxe_cc_dcqcn_ops;
+extern struct rxe_cc_ops rxe_cc_acc_ops;
 extern const struct attribute_group *rxe_cc_port_groups[];
 
+/*
+ * The sender state of @qp, NULL if it runs no algorithm: set once, in
+ * process context, before the QP can send; the data path reads it here.
+ */
+#define rxe_cc_of(qp)			smp_load_acquire(&(qp)->cc)
+
+/* The priority a traffic class maps to: DSCP >> 3, as dscp2prio does. */
+#define rxe_cc_prio_of(tclass)		((u8)(tclass) >> 5)
+
+/* The algorithm's private state of a QP that runs one. */
+#define rxe_cc_priv(qp)			((void *)(qp)->cc->priv)
+
 /* rxe_cc.c */
+int rxe_cc_register(struct rxe_cc_ops *ops);
+void rxe_cc_unregister(struct rxe_cc_ops *ops);
+int rxe_cc_init(void);
+void rxe_cc_exit(void);
 int rxe_cc_algo_by_name(const char *buf);
-const char *rxe_cc_algo_name(int algo);
+const char *rxe_cc_algo_name(int key);
+int rxe_cc_algos_show(char *buf);
+u64 rxe_cc_now_ns(void);
 void rxe_cc_dev_init(struct rxe_dev *rxe);
 void rxe_cc_netdev_event(struct rxe_dev *rxe);
 void rxe_cc_qp_init(struct rxe_qp *qp);
+int rxe_cc_qp_modify(struct rxe_qp *qp, struct ib_qp_attr *attr, int mask);
 void rxe_cc_qp_start(struct rxe_qp *qp);
 void rxe_cc_qp_error(struct rxe_qp *qp);
 void rxe_cc_qp_stop(struct rxe_qp *qp);
+void rxe_cc_qp_free(struct rxe_qp *qp);
 bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes);
 void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes);
 void rxe_cc_req_unsent(struct rxe_qp *qp, u32 psn, u32 bytes);
@@ -236,7 +281,11 @@ u8 rxe_cc_qp_prio(struct rxe_qp *qp);
 #define RXE_CC_NON_IP_OVERHEAD_BYTES	(ETH_HLEN + 8 + RXE_ICRC_SIZE + \
 					 RXE_CC_ETH_L1_OVERHEAD_BYTES)
 
-/* Per-packet wire bytes of @qp beyond its BTH and payload (rxe_req.c). */
-#define rxe_cc_wire_overhead_bytes(qp)	((qp)->cc.wire_overhead_bytes)
+/*
+ * Per-packet wire bytes of @qp beyond its BTH and payload (rxe_req.c);
+ * only a QP with sender state paces, so 0 will do for the others.
+ */
+#define rxe_cc_wire_overhead_bytes(qp)					\
+	((qp)->cc ? (qp)->cc->wire_overhead_bytes : 0)
 
 #endif /* RXE_CC_H */

@@ -71,7 +71,7 @@
  * Units and overflow
  * ------------------
  * Rates are u64 bps <= 1.6e12, times u64 ns, sizes u64 bytes.  Products of
- * two of them go through rxe_cc_mul_div64() (128-bit intermediate) and
+ * two of them go through mul_u64_u64_div_u64() (128-bit intermediate) and
  * every quotient is bounded before it is taken:
  *	pipe   = r * tau / 8e9	     <= 1.6e12 * 1e9 / 8e9 = 2e11 bytes
  *	t_halt = excess * 8e9 / r    only for excess < halt_max * r / 8e9,
@@ -85,7 +85,7 @@
 
 #define RXE_CC_EINVAL			22	/* -EINVAL to the sysfs layer */
 
-#define ACC_DEF_PERIOD_NS		(50ULL * RXE_CC_NSEC_PER_USEC)
+#define ACC_DEF_PERIOD_NS		(50ULL * NSEC_PER_USEC)
 #define ACC_DEF_HALT_MAX_PERIODS	8
 #define ACC_DEF_MIN_RATE_BPS		(1000ULL * 1000)	/* 1 Mb/s */
 #define ACC_DEF_LINE_RATE_BPS		(100ULL * 1000 * 1000 * 1000)
@@ -99,12 +99,11 @@
 #define ACC_HALT_RATE_DEN		4
 
 /* Like BBR's min_rtt window: long enough to see an empty queue. */
-#define ACC_BASE_RTT_WIN_NS		(10ULL * RXE_CC_NSEC_PER_SEC)
+#define ACC_BASE_RTT_WIN_NS		(10ULL * NSEC_PER_SEC)
 
 /* n saturates here; beta_n reached its cap long before. */
 #define ACC_MAX_RUN			1000000U
 
-#define ACC_NBIT_PER_BYTE	(RXE_CC_BITS_PER_BYTE * RXE_CC_NSEC_PER_SEC)
 #define ACC_NEVER_NS		(~0ULL)
 
 void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
@@ -215,7 +214,8 @@ u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_rate_sample *rs,
 	span_ns = rs->last_ns - rs->first_ns;
 	floor_ns = rxe_cc_tx_time_ns(rs->bytes, p->line_rate_bps);
 	span_ns = max_t(u64, max(span_ns, floor_ns), 1);
-	return min(rxe_cc_mul_div64(rs->bytes, ACC_NBIT_PER_BYTE, span_ns),
+	return min(mul_u64_u64_div_u64(rs->bytes, RXE_CC_BIT_NS_PER_BYTE_S,
+				       span_ns),
 		   p->line_rate_bps);
 }
 
@@ -367,16 +367,17 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	h->inflight_bytes = st->inflight_bytes;
 	h->ack_rate_bps = r;
 	h->tau_ns = rxe_cc_acc_tau_ns(st, p);
-	pipe = rxe_cc_mul_div64(r, h->tau_ns, ACC_NBIT_PER_BYTE);
+	pipe = mul_u64_u64_div_u64(r, h->tau_ns, RXE_CC_BIT_NS_PER_BYTE_S);
 	h->excess_bytes = st->inflight_bytes > pipe ?
 			  st->inflight_bytes - pipe : 0;
 	/* The bytes r drains in halt_max: any more excess hits the cap. */
-	max_excess = rxe_cc_mul_div64(p->halt_max_ns, r, ACC_NBIT_PER_BYTE);
+	max_excess = mul_u64_u64_div_u64(p->halt_max_ns, r,
+					 RXE_CC_BIT_NS_PER_BYTE_S);
 	if (h->excess_bytes >= max_excess)
 		h->t_halt_ns = p->halt_max_ns;
 	else
-		h->t_halt_ns = rxe_cc_mul_div64(h->excess_bytes,
-						ACC_NBIT_PER_BYTE, r);
+		h->t_halt_ns = mul_u64_u64_div_u64(h->excess_bytes,
+						   RXE_CC_BIT_NS_PER_BYTE_S, r);
 
 	st->rate_bps = clamp_rate(p, r);
 	st->ue_run = 0;
@@ -424,9 +425,9 @@ static u32 uncongested_period(struct rxe_cc_acc *st,
 		st->inc_run++;
 	if (st->rate_bps >= cap)
 		return 0;
-	step = rxe_cc_mul_div64(cap - st->rate_bps,
-				increase_beta(p->beta0, st->inc_run),
-				RXE_CC_ACC_BETA_ONE);
+	step = mul_u64_u64_div_u64(cap - st->rate_bps,
+				   increase_beta(p->beta0, st->inc_run),
+				   RXE_CC_ACC_BETA_ONE);
 	st->rate_bps = clamp_rate(p, st->rate_bps + max(step, 1ULL));
 	st->stats.increases++;
 	return RXE_CC_ACC_EV_INCREASE;

@@ -8,7 +8,7 @@
 #ifndef RXE_CC_ACC_H
 #define RXE_CC_ACC_H
 
-#include "rxe_cc_types.h"
+#include "rxe_cc_core.h"
 
 /* beta (the increase gain) is fixed point of RXE_CC_ACC_BETA_ONE. */
 #define RXE_CC_ACC_BETA_SHIFT		16
@@ -19,8 +19,8 @@
 /* Knob bounds enforced by rxe_cc_acc_params_check(). */
 #define RXE_CC_ACC_MIN_PERIOD_NS	1000ULL			/* 1 us */
 #define RXE_CC_ACC_MAX_PERIOD_NS	(100ULL * 1000 * 1000)	/* 100 ms */
-#define RXE_CC_ACC_MAX_HALT_NS		RXE_CC_NSEC_PER_SEC	/* 1 s */
-#define RXE_CC_ACC_MAX_TAU_NS		RXE_CC_NSEC_PER_SEC	/* 1 s */
+#define RXE_CC_ACC_MAX_HALT_NS		NSEC_PER_SEC	/* 1 s */
+#define RXE_CC_ACC_MAX_TAU_NS		NSEC_PER_SEC	/* 1 s */
 #define RXE_CC_ACC_MAX_P_THRESH		1000U
 #define RXE_CC_ACC_MIN_RATE_BPS		1000ULL			/* 1 kb/s */
 #define RXE_CC_ACC_MAX_RATE_BPS		(1600ULL * 1000 * 1000 * 1000)

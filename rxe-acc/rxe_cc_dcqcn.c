@@ -68,7 +68,7 @@
  * Units and overflow: rates are u64 bps (<= 1.6e12); alpha <= 1023; stage
  * counters saturate at RXE_CC_DCQCN_MAX_STAGE, so i * HAI <= 65535 *
  * 1.6e12 = 1.1e17.  Times are u64 ns; every knob in us is <= 1e7, i.e.
- * <= 1e10 ns.  RC * alpha and RC * pct go through rxe_cc_mul_div64().
+ * <= 1e10 ns.  RC * alpha and RC * pct go through mul_u64_u64_div_u64().
  */
 #include "rxe_cc_dcqcn.h"
 
@@ -110,7 +110,7 @@
 
 static u64 us_to_ns(u32 us)
 {
-	return (u64)us * RXE_CC_NSEC_PER_USEC;
+	return (u64)us * NSEC_PER_USEC;
 }
 
 static u64 kbps_to_bps(u32 kbps)
@@ -255,7 +255,7 @@ static void alpha_advance(struct rxe_cc_dcqcn_rp *rp,
 
 	if (now_ns < rp->alpha_next_ns)
 		return;
-	periods = rxe_cc_div64(now_ns - rp->alpha_next_ns, period_ns) + 1;
+	periods = div64_u64(now_ns - rp->alpha_next_ns, period_ns) + 1;
 	rp->alpha_next_ns += periods * period_ns;
 
 	/* The CNP, if any, fell in the first of these periods. */
@@ -321,9 +321,10 @@ static u32 rate_decrease(struct rxe_cc_dcqcn_rp *rp,
 	u64 cut, keep;
 
 	alpha_advance(rp, p, now_ns);
-	cut = rxe_cc_mul_div64(rc, rp->alpha_q20,
-			       1ULL << (p->rpg_gd + RXE_CC_DCQCN_ALPHA_FRAC_SHIFT));
-	keep = rxe_cc_mul_div64(rc, p->rpg_min_dec_fac_pct, 100);
+	cut = mul_u64_u64_div_u64(rc, rp->alpha_q20,
+				  1ULL << (p->rpg_gd +
+					   RXE_CC_DCQCN_ALPHA_FRAC_SHIFT));
+	keep = mul_u64_u64_div_u64(rc, p->rpg_min_dec_fac_pct, 100);
 	if (p->clamp_tgt_rate || rp->inc_since_dec)
 		rp->rt_bps = rc;
 	rp->rc_bps = clamp_rate(p, max_t(u64, rc - min(cut, rc), keep));
@@ -393,8 +394,8 @@ static void timer_increases(struct rxe_cc_dcqcn_rp *rp,
 		if (at_max_rate(rp, p) || !budget--) {
 			/* Nothing left to gain: skip the rest in O(1). */
 			rp->inc_next_ns += period_ns *
-				(rxe_cc_div64(until_ns - rp->inc_next_ns,
-					      period_ns) + 1);
+				(div64_u64(until_ns - rp->inc_next_ns,
+					   period_ns) + 1);
 			break;
 		}
 		rp->inc_next_ns += period_ns;
@@ -526,19 +527,35 @@ u64 rxe_cc_dcqcn_next_timer_ns(const struct rxe_cc_dcqcn_rp *rp,
 
 void rxe_cc_dcqcn_np_init(struct rxe_cc_dcqcn_np *np)
 {
-	np->last_cnp_ns = 0;
-	np->sent = false;
+	np->last_cnp_us = 0;
+}
+
+/*
+ * The notification point's clock: microseconds, in 32 bits, never 0 (0
+ * means "no CNP yet").  It wraps every 71 minutes; the longest gap the
+ * knob allows is 10 s, so an unsigned difference is always right but
+ * for a CNP withheld for at most one gap, once per wrap.
+ */
+u32 rxe_cc_dcqcn_np_stamp_us(u64 now_ns)
+{
+	return (u32)div64_u64(now_ns, NSEC_PER_USEC) ?: 1;
+}
+
+/* May a CNP go at @now_us if the last one went at @last_us? */
+bool rxe_cc_dcqcn_np_cnp_due(u32 last_us, u32 now_us,
+			     const struct rxe_cc_dcqcn_params *p)
+{
+	return !last_us || now_us - last_us >= p->min_time_between_cnps_us;
 }
 
 bool rxe_cc_dcqcn_np_should_send_cnp(struct rxe_cc_dcqcn_np *np,
 				     const struct rxe_cc_dcqcn_params *p,
 				     u64 now_ns)
 {
-	u64 gap_ns = us_to_ns(p->min_time_between_cnps_us);
+	u32 now_us = rxe_cc_dcqcn_np_stamp_us(now_ns);
 
-	if (np->sent && now_ns < np->last_cnp_ns + gap_ns)
+	if (!rxe_cc_dcqcn_np_cnp_due(np->last_cnp_us, now_us, p))
 		return false;
-	np->sent = true;
-	np->last_cnp_ns = now_ns;
+	np->last_cnp_us = now_us;
 	return true;
 }

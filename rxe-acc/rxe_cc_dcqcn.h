@@ -7,7 +7,7 @@
 #ifndef RXE_CC_DCQCN_H
 #define RXE_CC_DCQCN_H
 
-#include "rxe_cc_types.h"
+#include "rxe_cc_core.h"
 
 /*
  * alpha is shown and configured as NVIDIA's 10-bit fixed point (1024 would
@@ -118,10 +118,13 @@ struct rxe_cc_dcqcn_rp {
 	struct rxe_cc_dcqcn_stats stats;
 };
 
-/* Notification point (receiver) state of one QP. */
+/*
+ * Notification point (receiver) state of one QP: one word, so that the
+ * kernel keeps it in struct rxe_qp and updates it without a lock
+ * (rxe_cc_np.c: rxe_cc_dcqcn_np_cnp_due() and a cmpxchg).
+ */
 struct rxe_cc_dcqcn_np {
-	u64 last_cnp_ns;
-	bool sent;			/* last_cnp_ns is valid */
+	u32 last_cnp_us;		/* rxe_cc_dcqcn_np_stamp_us(), 0: none */
 };
 
 void rxe_cc_dcqcn_params_default(struct rxe_cc_dcqcn_params *p);
@@ -146,6 +149,9 @@ u64 rxe_cc_dcqcn_rate_bps(const struct rxe_cc_dcqcn_rp *rp);
 u32 rxe_cc_dcqcn_alpha(const struct rxe_cc_dcqcn_rp *rp);
 
 void rxe_cc_dcqcn_np_init(struct rxe_cc_dcqcn_np *np);
+u32 rxe_cc_dcqcn_np_stamp_us(u64 now_ns);
+bool rxe_cc_dcqcn_np_cnp_due(u32 last_us, u32 now_us,
+			     const struct rxe_cc_dcqcn_params *p);
 bool rxe_cc_dcqcn_np_should_send_cnp(struct rxe_cc_dcqcn_np *np,
 				     const struct rxe_cc_dcqcn_params *p,
 				     u64 now_ns);

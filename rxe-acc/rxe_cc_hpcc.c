@@ -18,17 +18,15 @@
  *
  * Units and overflow: utilisations of 2^16; rates u64 bps <= 1.6e12;
  * T <= 10 ms, so B T / 8e9 <= 2e9 bytes.  Every product of two of them
- * goes through rxe_cc_mul_div64() (128-bit intermediate).
+ * goes through mul_u64_u64_div_u64() (128-bit intermediate).
  */
 #include "rxe_cc_hpcc.h"
-
-#define HPCC_NS_BITS	(RXE_CC_NSEC_PER_SEC * RXE_CC_BITS_PER_BYTE)
 
 void rxe_cc_hpcc_params_default(struct rxe_cc_hpcc_params *p)
 {
 	*p = (struct rxe_cc_hpcc_params){
 		.line_rate_bps = 100ULL * 1000 * 1000 * 1000,
-		.base_rtt_ns = 10 * RXE_CC_NSEC_PER_USEC,
+		.base_rtt_ns = 10 * NSEC_PER_USEC,
 		/* B T (1 - eta) / 16 at 100 Gb/s and 10 us: 16 flows */
 		.w_ai_bytes = 400,
 		.w_min_bytes = 1000,
@@ -50,7 +48,8 @@ int rxe_cc_hpcc_params_check(const struct rxe_cc_hpcc_params *p)
 
 static u64 hpcc_bdp_bytes(u64 rate_bps, const struct rxe_cc_hpcc_params *p)
 {
-	return rxe_cc_mul_div64(rate_bps, p->base_rtt_ns, HPCC_NS_BITS);
+	return mul_u64_u64_div_u64(rate_bps, p->base_rtt_ns,
+				   RXE_CC_BIT_NS_PER_BYTE_S);
 }
 
 static void hpcc_set_w(struct rxe_cc_hpcc *st,
@@ -60,8 +59,9 @@ static void hpcc_set_w(struct rxe_cc_hpcc *st,
 			p->w_min_bytes);
 
 	st->w_bytes = clamp_t(u64, w, p->w_min_bytes, cap);
-	st->rate_bps = min_t(u64, rxe_cc_mul_div64(st->w_bytes, HPCC_NS_BITS,
-						   p->base_rtt_ns),
+	st->rate_bps = min_t(u64, mul_u64_u64_div_u64(st->w_bytes,
+						      RXE_CC_BIT_NS_PER_BYTE_S,
+						      p->base_rtt_ns),
 			     p->line_rate_bps);
 }
 
@@ -91,12 +91,12 @@ static u64 hpcc_hop_u(const struct rxe_cc_hpcc_int *h,
 	u64 tx_rate;
 
 	*dt_ns = dt;
-	tx_rate = rxe_cc_mul_div64(dtx, HPCC_NS_BITS, dt);
+	tx_rate = mul_u64_u64_div_u64(dtx, RXE_CC_BIT_NS_PER_BYTE_S, dt);
 	/* a counter can not run faster than its link: bounds the sum */
 	tx_rate = min_t(u64, tx_rate, h->rate_bps);
-	return rxe_cc_mul_div64(min_t(u64, q, 4 * bdp), RXE_CC_HPCC_U_ONE,
-				bdp) +
-	       rxe_cc_mul_div64(tx_rate, RXE_CC_HPCC_U_ONE, h->rate_bps);
+	return mul_u64_u64_div_u64(min_t(u64, q, 4 * bdp), RXE_CC_HPCC_U_ONE,
+				   bdp) +
+	       mul_u64_u64_div_u64(tx_rate, RXE_CC_HPCC_U_ONE, h->rate_bps);
 }
 
 /* MeasureInflight: false when there is no usable INT yet. */
@@ -128,8 +128,8 @@ static bool hpcc_measure(struct rxe_cc_hpcc *st,
 	if (!ok)
 		return false;
 	tau = min_t(u64, tau, p->base_rtt_ns);
-	st->u = rxe_cc_div64(st->u * (p->base_rtt_ns - tau) + u * tau,
-			     p->base_rtt_ns);
+	st->u = div64_u64(st->u * (p->base_rtt_ns - tau) + u * tau,
+			  p->base_rtt_ns);
 	return true;
 }
 
@@ -148,8 +148,8 @@ void rxe_cc_hpcc_on_ack(struct rxe_cc_hpcc *st,
 		return;
 	update_wc = st->acked_bytes > st->last_update_seq;
 	if (st->u >= p->eta || st->inc_stage >= p->max_stage) {
-		w = rxe_cc_mul_div64(st->wc_bytes, p->eta,
-				     max_t(u64, st->u, 1)) + p->w_ai_bytes;
+		w = mul_u64_u64_div_u64(st->wc_bytes, p->eta,
+					max_t(u64, st->u, 1)) + p->w_ai_bytes;
 		if (update_wc)
 			st->inc_stage = 0;
 	} else {

@@ -8,7 +8,7 @@
 #ifndef RXE_CC_HPCC_H
 #define RXE_CC_HPCC_H
 
-#include "rxe_cc_types.h"
+#include "rxe_cc_core.h"
 
 #define RXE_CC_HPCC_MAX_HOPS		6
 #define RXE_CC_HPCC_U_SHIFT		16	/* utilisation of 2^16 */

@@ -53,10 +53,11 @@ static bool rxe_cc_np_on(struct rxe_qp *qp, struct rxe_dev *rxe)
 	       BIT(rxe_cc_qp_prio(qp));
 }
 
+/* A new or reset QP forgets the marks and CNPs of its past. */
 void rxe_cc_np_init(struct rxe_qp *qp)
 {
-	rxe_cc_dcqcn_np_init(&qp->cc.np.cnp);
-	atomic_set(&qp->cc.np.echo_mark, 0);
+	WRITE_ONCE(qp->cc_cnp.last_cnp_us, 0);
+	atomic_set(&qp->cc_echo_mark, 0);
 }
 
 /*
@@ -119,18 +120,15 @@ static void rxe_cc_send_cnp(struct rxe_qp *qp, struct rxe_dev *rxe)
 /* A CE-marked packet for @qp: send a CNP unless one went out too recently. */
 static void rxe_cc_np_ce(struct rxe_qp *qp, struct rxe_dev *rxe)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	u32 now_us = rxe_cc_dcqcn_np_stamp_us(rxe_cc_now_ns());
+	u32 last_us = READ_ONCE(qp->cc_cnp.last_cnp_us);
 	struct rxe_cc_dcqcn_params p;
-	unsigned long flags;
-	bool send;
 
 	rxe_cc_params_read(rxe, dcqcn, &p);
-	spin_lock_irqsave(&cc->lock, flags);
-	send = rxe_cc_dcqcn_np_should_send_cnp(&cc->np.cnp, &p,
-					       ktime_get_ns());
-	spin_unlock_irqrestore(&cc->lock, flags);
-
-	if (send)
+	if (!rxe_cc_dcqcn_np_cnp_due(last_us, now_us, &p))
+		return;
+	/* two CPUs with CE for one QP: the one that stamps first sends */
+	if (try_cmpxchg(&qp->cc_cnp.last_cnp_us, &last_us, now_us))
 		rxe_cc_send_cnp(qp, rxe);
 }
 
@@ -151,7 +149,7 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 		return;
 
 	if (bth_cc_echo_req(pkt))
-		atomic_or(BIT(mark), &qp->cc.np.echo_mark);
+		atomic_or(BIT(mark), &qp->cc_echo_mark);
 	else if (mark == RXE_CC_MARK_CE)
 		rxe_cc_np_ce(qp, pkt->rxe);
 }
@@ -186,10 +184,10 @@ void rxe_cc_np_ack_mark(struct rxe_qp *qp, struct rxe_pkt_info *ack)
 {
 	int seen;
 
-	if (!atomic_read(&qp->cc.np.echo_mark))
+	if (!atomic_read(&qp->cc_echo_mark))
 		return;
 
-	seen = atomic_xchg(&qp->cc.np.echo_mark, 0);
+	seen = atomic_xchg(&qp->cc_echo_mark, 0);
 	if (seen & BIT(RXE_CC_MARK_CE))
 		bth_set_becn(ack, 1);
 	else if (seen & BIT(RXE_CC_MARK_UE))

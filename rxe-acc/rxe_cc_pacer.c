@@ -44,14 +44,10 @@
  */
 #include "rxe_cc_pacer.h"
 
-/* Nano-bits per byte: the cost unit of the bucket. */
-#define RXE_CC_PACER_NBIT_PER_BYTE \
-	(RXE_CC_BITS_PER_BYTE * RXE_CC_NSEC_PER_SEC)
-
 static s64 pacer_cost_nbit(u32 bytes)
 {
 	return (s64)min_t(u32, bytes, RXE_CC_PACER_MAX_PKT_BYTES) *
-	       (s64)RXE_CC_PACER_NBIT_PER_BYTE;
+	       (s64)RXE_CC_BIT_NS_PER_BYTE_S;
 }
 
 static s64 pacer_cap_nbit(const struct rxe_cc_pacer *p)
@@ -64,7 +60,7 @@ static void pacer_update_fill(struct rxe_cc_pacer *p)
 	u64 span = (u64)pacer_cap_nbit(p) +
 		   (u64)pacer_cost_nbit(RXE_CC_PACER_MAX_PKT_BYTES);
 
-	p->fill_ns = p->rate_bps ? rxe_cc_div64(span, p->rate_bps) + 1 :
+	p->fill_ns = p->rate_bps ? div64_u64(span, p->rate_bps) + 1 :
 				   RXE_CC_PACER_NEVER_NS;
 }
 
@@ -137,7 +133,7 @@ u64 rxe_cc_pacer_wait_ns(const struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 		return 0;
 	deficit = (u64)(need - credit);
 	/* Round up: coming back one ns early would only cost another timer. */
-	return rxe_cc_div64(deficit + p->rate_bps - 1, p->rate_bps);
+	return div64_u64(deficit + p->rate_bps - 1, p->rate_bps);
 }
 
 void rxe_cc_pacer_consume(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)

@@ -6,7 +6,7 @@
 #ifndef RXE_CC_PACER_H
 #define RXE_CC_PACER_H
 
-#include "rxe_cc_types.h"
+#include "rxe_cc_core.h"
 
 /* rxe_cc_pacer_wait_ns() answer when the pacer is halted (rate 0). */
 #define RXE_CC_PACER_NEVER_NS		(~0ULL)

@@ -3,13 +3,13 @@
  * rxe_cc_ring.h - the packets a QP has in flight, for its congestion
  * control: bytes, RTT samples and in-flight bytes by PSN sequence.
  *
- * Hermetic (see rxe_cc_types.h): built into rdma_rxe.ko and into the
+ * Hermetic (see rxe_cc_core.h): built into rdma_rxe.ko and into the
  * user-space unit tests from this very file.
  */
 #ifndef RXE_CC_RING_H
 #define RXE_CC_RING_H
 
-#include "rxe_cc_types.h"
+#include "rxe_cc_core.h"
 
 /* PSNs are 24 bits and wrap; the ring compares them modulo 2^24. */
 #define RXE_CC_PSN_MASK		0xffffffU

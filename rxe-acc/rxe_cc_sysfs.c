@@ -273,13 +273,7 @@ static IB_PORT_ATTR_RW(algorithm);
 static ssize_t available_show(struct ib_device *dev, u32 port,
 			      struct ib_port_attribute *attr, char *buf)
 {
-	int i, len = 0;
-
-	for (i = 0; i < RXE_CC_NUM_ALGOS; i++)
-		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
-				     rxe_cc_algo_name(i));
-	len += sysfs_emit_at(buf, len, "\n");
-	return len;
+	return rxe_cc_algos_show(buf);
 }
 static IB_PORT_ATTR_RO(available);
 

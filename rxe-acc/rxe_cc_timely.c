@@ -29,9 +29,9 @@ void rxe_cc_timely_params_default(struct rxe_cc_timely_params *p)
 		.line_rate_bps = 100ULL * 1000 * 1000 * 1000,
 		.min_rate_bps = 10ULL * 1000 * 1000,
 		.add_step_bps = 100ULL * 1000 * 1000,	/* 0.1 % of 100G */
-		.t_low_ns = 20 * RXE_CC_NSEC_PER_USEC,
-		.t_high_ns = 100 * RXE_CC_NSEC_PER_USEC,
-		.min_rtt_ns = 10 * RXE_CC_NSEC_PER_USEC,
+		.t_low_ns = 20 * NSEC_PER_USEC,
+		.t_high_ns = 100 * NSEC_PER_USEC,
+		.min_rtt_ns = 10 * NSEC_PER_USEC,
 		.ewma_alpha = RXE_CC_TIMELY_ONE * 7 / 8,	/* 0.875 */
 		.beta = RXE_CC_TIMELY_ONE * 8 / 10,		/* 0.8 */
 		.hai_thresh = 5,
@@ -103,8 +103,8 @@ bool rxe_cc_timely_on_ack(struct rxe_cc_timely *st,
 	}
 	if (rtt_ns > p->t_high_ns) {
 		u64 frac = RXE_CC_TIMELY_ONE -
-			   rxe_cc_div64(p->t_high_ns << RXE_CC_TIMELY_SHIFT,
-					rtt_ns);
+			   div64_u64(p->t_high_ns << RXE_CC_TIMELY_SHIFT,
+				     rtt_ns);
 
 		st->neg_run = 0;
 		st->rate_bps = timely_cut(st->rate_bps,

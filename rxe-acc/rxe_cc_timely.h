@@ -8,13 +8,13 @@
 #ifndef RXE_CC_TIMELY_H
 #define RXE_CC_TIMELY_H
 
-#include "rxe_cc_types.h"
+#include "rxe_cc_core.h"
 
 /* Gains are fixed point of RXE_CC_TIMELY_ONE. */
 #define RXE_CC_TIMELY_SHIFT		10
 #define RXE_CC_TIMELY_ONE		(1U << RXE_CC_TIMELY_SHIFT)
 #define RXE_CC_TIMELY_MAX_RATE_BPS	(1600ULL * 1000 * 1000 * 1000)
-#define RXE_CC_TIMELY_MAX_RTT_NS	RXE_CC_NSEC_PER_SEC
+#define RXE_CC_TIMELY_MAX_RTT_NS	NSEC_PER_SEC
 
 struct rxe_cc_timely_params {
 	u64 line_rate_bps;	/* port speed, [1 kb/s, 1.6 Tb/s] */

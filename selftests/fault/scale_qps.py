@@ -11,7 +11,8 @@ that each one starts its congestion control.  Then posts RDMA WRITEs of
 SIZE bytes on the first K QPs, D in flight per QP, for T seconds.
 
 Prints one JSON object: QPs, kernel memory before and after the QPs
-(/proc/meminfo Slab + VmallocUsed, kB), idle CPU ticks per second before
+(/proc/meminfo Slab + VmallocUsed, kB; and the objects of the kmalloc
+caches per QP, from /proc/slabinfo), idle CPU ticks per second before
 and with the QPs, and the WRITE throughput of the active QPs (Mb/s), with
 the per-QP spread.
 """
@@ -39,6 +40,23 @@ def meminfo_kb():
             k, rest = line.split(":", 1)
             v[k] = int(rest.split()[0])
     return v["Slab"] + v.get("VmallocUsed", 0)
+
+
+SLAB_CACHES = ("kmalloc-2k", "kmalloc-4k", "kmalloc-8k")
+
+
+def slab_objs():
+    """Active objects of the kmalloc caches a QP's memory comes from."""
+    n = {}
+    try:
+        with open("/proc/slabinfo") as f:
+            for line in f:
+                w = line.split()
+                if w and w[0] in SLAB_CACHES:
+                    n[w[0]] = int(w[1])
+    except OSError:
+        pass
+    return n
 
 
 def busy_ticks():
@@ -147,6 +165,7 @@ def main():
 
     cpu0 = idle_cost(3)
     mem0 = meminfo_kb()
+    slab0 = slab_objs()
     t0 = time.monotonic()
     acc = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE
     dst = Side(a.dst, a.qps, a.size, acc)
@@ -156,6 +175,7 @@ def main():
     setup_s = time.monotonic() - t0
     time.sleep(1)
     mem1 = meminfo_kb()
+    slab1 = slab_objs()
     cpu1 = idle_cost(3)
     per_qp, errors, statuses = run_traffic(src, dst, min(a.active, a.qps), a.seconds,
                                  a.size, a.depth)
@@ -165,6 +185,9 @@ def main():
         "setup_s": round(setup_s, 2),
         "kmem_kb_before": mem0, "kmem_kb_after": mem1,
         "kmem_bytes_per_qp_pair": round((mem1 - mem0) * 1024 / a.qps),
+        # both ends are on this host: 2 QPs per pair
+        "slab_objs_per_qp": {c: round((slab1[c] - slab0[c]) / (2 * a.qps), 3)
+                             for c in SLAB_CACHES if c in slab0 and c in slab1},
         "idle_busy_ticks_per_s_before": round(cpu0, 1),
         "idle_busy_ticks_per_s_with_qps": round(cpu1, 1),
         "active_mbps_total": round(total, 2),

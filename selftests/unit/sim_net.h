@@ -15,7 +15,7 @@
 #ifndef SIM_NET_H
 #define SIM_NET_H
 
-#include "rxe_cc_types.h"
+#include "rxe_cc_core.h"
 
 #define SIM_RING		(1U << 15)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * cores.h - the hermetic C cores, as C++ sees them.  rxe_cc_types.h gives
+ * cores.h - the hermetic C cores, as C++ sees them.  userspace/compat gives
  * C its kernel-style min()/max() macros; in C++ they would break the
  * standard library and ns-3, so they are dropped right after the cores'
  * declarations (the cores themselves are compiled as C).
@@ -22,5 +22,6 @@ extern "C" {
 #undef min_t
 #undef max_t
 #undef clamp_t
+#undef clamp
 
 #endif
