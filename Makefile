@@ -8,6 +8,8 @@
 #   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
 #   make eval    every evaluation scenario (S1-S4)
 #   make sim     ns-3 at the ACC paper's scale, reduced grid (FULL=1: paper's)
+#   make series  export netns and CC as upstream series (build/series-export)
+#   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
 #   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
 #                kernel built from linux-source-6.1 (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
@@ -24,7 +26,7 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 export KVER
 
 .PHONY: all deps module tools check check-debug soak demo eval sim clean \
-	checkpatch check-series
+	checkpatch check-series series check-32bit
 
 SOAK_MIN ?= 30
 
@@ -72,6 +74,12 @@ checkpatch: build/.src-stamp
 
 check-series:
 	./scripts/check-series
+
+series:
+	./scripts/export-series
+
+check-32bit: build/.src-stamp
+	./scripts/check-32bit
 
 clean:
 	-@test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1

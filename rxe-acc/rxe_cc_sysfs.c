@@ -287,9 +287,9 @@ static ssize_t prio_algorithm_show(struct ib_device *dev, u32 port,
 {
 	struct rxe_cc_prio_attr *pa =
 		container_of(attr, struct rxe_cc_prio_attr, attr);
+	int algo = READ_ONCE(dev_to_rxe(dev)->cc.params.prio_algo[pa->prio]);
 
-	return sysfs_emit(buf, "%s\n",
-			  rxe_cc_algo_name(READ_ONCE(dev_to_rxe(dev)->cc.params.prio_algo[pa->prio])));
+	return sysfs_emit(buf, "%s\n", rxe_cc_algo_name(algo));
 }
 
 static ssize_t prio_algorithm_store(struct ib_device *dev, u32 port,
