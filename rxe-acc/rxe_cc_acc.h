@@ -12,7 +12,7 @@
 
 /* beta (the increase gain) is fixed point of RXE_CC_ACC_BETA_ONE. */
 #define RXE_CC_ACC_BETA_SHIFT		16
-#define RXE_CC_ACC_BETA_ONE		(1U << RXE_CC_ACC_BETA_SHIFT)
+#define RXE_CC_ACC_BETA_ONE		BIT(RXE_CC_ACC_BETA_SHIFT)
 
 #define RXE_CC_ACC_PERMILLE		1000U
 
@@ -50,13 +50,13 @@ enum rxe_cc_acc_class {
 };
 
 /* What one call did, for trace events and counters. */
-#define RXE_CC_ACC_EV_PERIOD		(1U << 0) /* a period was closed */
-#define RXE_CC_ACC_EV_HALT_START	(1U << 1) /* see last_halt */
-#define RXE_CC_ACC_EV_HALT_END		(1U << 2)
-#define RXE_CC_ACC_EV_HALT_EARLY	(1U << 3) /* ended by W <= r * tau */
-#define RXE_CC_ACC_EV_VICTIM_BACKOFF	(1U << 4) /* rate halved */
-#define RXE_CC_ACC_EV_INCREASE		(1U << 5)
-#define RXE_CC_ACC_EV_RATE_CHANGE	(1U << 6)
+#define RXE_CC_ACC_EV_PERIOD		BIT(0) /* a period was closed */
+#define RXE_CC_ACC_EV_HALT_START	BIT(1) /* see last_halt */
+#define RXE_CC_ACC_EV_HALT_END		BIT(2)
+#define RXE_CC_ACC_EV_HALT_EARLY	BIT(3) /* ended by W <= r * tau */
+#define RXE_CC_ACC_EV_VICTIM_BACKOFF	BIT(4) /* rate halved */
+#define RXE_CC_ACC_EV_INCREASE		BIT(5)
+#define RXE_CC_ACC_EV_RATE_CHANGE	BIT(6)
 
 struct rxe_cc_acc_ev {
 	u32 flags;			/* RXE_CC_ACC_EV_* */

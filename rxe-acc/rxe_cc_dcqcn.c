@@ -91,7 +91,7 @@
 
 /* Longest knob time (10 s): keeps every ns product far inside u64. */
 #define DCQCN_MAX_TIME_US		10000000U
-#define DCQCN_MAX_BYTE_RESET_BYTES	(1U << 30)
+#define DCQCN_MAX_BYTE_RESET_BYTES	BIT(30)
 #define DCQCN_MAX_THRESHOLD		31
 #define DCQCN_MAX_GD			15
 
@@ -105,7 +105,7 @@
 	(RXE_CC_DCQCN_ALPHA_SHIFT + RXE_CC_DCQCN_ALPHA_FRAC_SHIFT)
 #define DCQCN_ALPHA_Q20_MAX \
 	((RXE_CC_DCQCN_ALPHA_MAX << RXE_CC_DCQCN_ALPHA_FRAC_SHIFT) | \
-	 ((1U << RXE_CC_DCQCN_ALPHA_FRAC_SHIFT) - 1))
+	 (BIT(RXE_CC_DCQCN_ALPHA_FRAC_SHIFT) - 1))
 #define DCQCN_Q30_SHIFT			30
 
 static u64 us_to_ns(u32 us)

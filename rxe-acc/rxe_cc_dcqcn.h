@@ -15,7 +15,7 @@
  * truncation does not bias the EWMA (see rxe_cc_dcqcn.c).
  */
 #define RXE_CC_DCQCN_ALPHA_SHIFT	10
-#define RXE_CC_DCQCN_ALPHA_ONE		(1U << RXE_CC_DCQCN_ALPHA_SHIFT)
+#define RXE_CC_DCQCN_ALPHA_ONE		BIT(RXE_CC_DCQCN_ALPHA_SHIFT)
 #define RXE_CC_DCQCN_ALPHA_MAX		(RXE_CC_DCQCN_ALPHA_ONE - 1)
 #define RXE_CC_DCQCN_ALPHA_FRAC_SHIFT	10	/* extra internal bits */
 
@@ -76,12 +76,12 @@ enum rxe_cc_dcqcn_inc {
 };
 
 /* What one call did, for trace events and counters. */
-#define RXE_CC_DCQCN_EV_DECREASE	(1U << 0) /* RC cut */
-#define RXE_CC_DCQCN_EV_FIRST_CNP	(1U << 1) /* first CNP of the QP */
-#define RXE_CC_DCQCN_EV_CNP_HANDLED	(1U << 2) /* CNP opened a decrease */
-#define RXE_CC_DCQCN_EV_CNP_IGNORED	(1U << 3) /* folded into a pending one */
-#define RXE_CC_DCQCN_EV_INCREASE	(1U << 4) /* see increases[] */
-#define RXE_CC_DCQCN_EV_RATE_CHANGE	(1U << 5) /* RC differs from before */
+#define RXE_CC_DCQCN_EV_DECREASE	BIT(0) /* RC cut */
+#define RXE_CC_DCQCN_EV_FIRST_CNP	BIT(1) /* first CNP of the QP */
+#define RXE_CC_DCQCN_EV_CNP_HANDLED	BIT(2) /* CNP opened a decrease */
+#define RXE_CC_DCQCN_EV_CNP_IGNORED	BIT(3) /* folded into a pending one */
+#define RXE_CC_DCQCN_EV_INCREASE	BIT(4) /* see increases[] */
+#define RXE_CC_DCQCN_EV_RATE_CHANGE	BIT(5) /* RC differs from before */
 
 struct rxe_cc_dcqcn_ev {
 	u32 flags;			/* RXE_CC_DCQCN_EV_* */

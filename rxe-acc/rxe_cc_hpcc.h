@@ -12,7 +12,7 @@
 
 #define RXE_CC_HPCC_MAX_HOPS		6
 #define RXE_CC_HPCC_U_SHIFT		16	/* utilisation of 2^16 */
-#define RXE_CC_HPCC_U_ONE		(1U << RXE_CC_HPCC_U_SHIFT)
+#define RXE_CC_HPCC_U_ONE		BIT(RXE_CC_HPCC_U_SHIFT)
 #define RXE_CC_HPCC_MAX_RATE_BPS	(1600ULL * 1000 * 1000 * 1000)
 #define RXE_CC_HPCC_MAX_RTT_NS		(10ULL * 1000 * 1000)	/* 10 ms */
 
