@@ -593,6 +593,24 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, const char *why)
 }
 
 /*
+ * The prologue of every data-path hook: lock @cc and return true if its
+ * algorithm runs, else return false unlocked.  The unlocked peek keeps
+ * the common case of a QP without CC (cc NULL) or not started at one
+ * branch.
+ */
+static bool rxe_cc_lock_running(struct rxe_cc_qp *cc, unsigned long *flags)
+	__cond_acquires(&cc->lock)
+{
+	if (!cc || !READ_ONCE(cc->ops))
+		return false;
+	spin_lock_irqsave(&cc->lock, *flags);
+	if (cc->ops && !cc->stopped)
+		return true;
+	spin_unlock_irqrestore(&cc->lock, *flags);
+	return false;
+}
+
+/*
  * May a packet of @bytes on the wire leave now?  If not, @who waits: the
  * pace timer (or, while halted, the event that ends the halt) wakes it.
  */
@@ -602,14 +620,8 @@ static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, u8 who)
 	unsigned long flags;
 	u64 wait;
 
-	if (!cc || !READ_ONCE(cc->ops))
+	if (!rxe_cc_lock_running(cc, &flags))
 		return false;
-
-	spin_lock_irqsave(&cc->lock, flags);
-	if (!cc->ops || cc->stopped) {
-		spin_unlock_irqrestore(&cc->lock, flags);
-		return false;
-	}
 	wait = rxe_cc_pacer_wait_ns(&cc->pacer, bytes, rxe_cc_now_ns());
 	if (wait) {
 		cc->pace_waiters |= who;
@@ -672,13 +684,8 @@ void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 	unsigned long flags;
 	u64 now;
 
-	if (!cc || !READ_ONCE(cc->ops))
+	if (!rxe_cc_lock_running(cc, &flags))
 		return;
-
-	spin_lock_irqsave(&cc->lock, flags);
-	if (!cc->ops || cc->stopped)
-		goto out;
-
 	now = rxe_cc_now_ns();
 	if (!cc->sent_any) {
 		cc->sent_any = true;
@@ -689,7 +696,6 @@ void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 		rxe_cc_xmit(qp, bytes, now);
 	else	/* a retransmission: nothing new in flight */
 		rxe_cc_pacer_consume(&cc->pacer, bytes, now);
-out:
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
 
@@ -709,12 +715,9 @@ void rxe_cc_req_unsent(struct rxe_qp *qp, u32 psn, u32 bytes)
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	unsigned long flags;
 
-	if (!cc || !READ_ONCE(cc->ops))
+	if (!rxe_cc_lock_running(cc, &flags))
 		return;
-
-	spin_lock_irqsave(&cc->lock, flags);
-	if (cc->ops && !cc->stopped &&
-	    rxe_cc_ring_unrecord(&cc->req, psn, bytes))
+	if (rxe_cc_ring_unrecord(&cc->req, psn, bytes))
 		rxe_cc_pacer_refund(&cc->pacer, bytes, rxe_cc_now_ns());
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
@@ -746,18 +749,14 @@ void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 	unsigned long flags;
 	u64 now;
 
-	if (!cc || !READ_ONCE(cc->ops))
+	if (!rxe_cc_lock_running(cc, &flags))
 		return;
-
-	spin_lock_irqsave(&cc->lock, flags);
-	if (cc->ops && !cc->stopped) {
-		now = rxe_cc_now_ns();
-		cc->pace_waiters &= ~RXE_CC_WAIT_RESP;
-		if (cc->read_acks)
-			rxe_cc_ring_record(&cc->resp, psn,
-					   (psn + 1) & BTH_PSN_MASK, bytes, now);
-		rxe_cc_xmit(qp, bytes, now);
-	}
+	now = rxe_cc_now_ns();
+	cc->pace_waiters &= ~RXE_CC_WAIT_RESP;
+	if (cc->read_acks)
+		rxe_cc_ring_record(&cc->resp, psn, (psn + 1) & BTH_PSN_MASK,
+				   bytes, now);
+	rxe_cc_xmit(qp, bytes, now);
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
 
@@ -875,13 +874,12 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 	if (rxe_cc_is_read_resp(pkt))
 		rxe_cc_np_rcv_resp(pkt);
 
-	if (!cc || !READ_ONCE(cc->ops) || !rxe_cc_acked_psn(pkt, &psn))
+	if (!rxe_cc_acked_psn(pkt, &psn))
 		return;
 	mark = rxe_cc_echoed_mark(pkt);
-
-	spin_lock_irqsave(&cc->lock, flags);
-	if (cc->ops && !cc->stopped)
-		rxe_cc_acked(qp, &cc->req, psn, mark);
+	if (!rxe_cc_lock_running(cc, &flags))
+		return;
+	rxe_cc_acked(qp, &cc->req, psn, mark);
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
 
@@ -893,17 +891,16 @@ static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 	unsigned long flags;
 	u64 now;
 
-	if (!cc) {
+	if (!rxe_cc_lock_running(cc, &flags)) {
 		rxe_counter_inc(pkt->rxe, RXE_CNT_RP_CNP_IGNORED);
 		return;
 	}
-	spin_lock_irqsave(&cc->lock, flags);
-	now = rxe_cc_now_ns();
-	if (cc->ops && !cc->stopped && cc->ops->on_cnp) {
+	if (cc->ops->on_cnp) {
+		now = rxe_cc_now_ns();
 		cc->ops->on_cnp(qp, now);
 		rxe_cc_rate_changed(qp, now, "cnp");
 		rxe_cc_arm_timer(qp);
-	} else {
+	} else {	/* an algorithm that does not react to CNPs */
 		rxe_counter_inc(pkt->rxe, RXE_CNT_RP_CNP_IGNORED);
 	}
 	spin_unlock_irqrestore(&cc->lock, flags);
@@ -921,13 +918,10 @@ static void rxe_cc_rcv_read_ack(struct rxe_pkt_info *pkt)
 	enum rxe_cc_mark mark = rxe_cc_echoed_mark(pkt);
 	unsigned long flags;
 
-	if (!cc)
+	if (!rxe_cc_lock_running(cc, &flags))
 		return;
-	spin_lock_irqsave(&cc->lock, flags);
-	if (cc->ops && !cc->stopped) {
-		cc->read_acks = true;
-		rxe_cc_acked(qp, &cc->resp, pkt->psn, mark);
-	}
+	cc->read_acks = true;
+	rxe_cc_acked(qp, &cc->resp, pkt->psn, mark);
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
 
