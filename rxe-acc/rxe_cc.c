@@ -278,7 +278,7 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 	now = rxe_cc_now_ns();
 	if (cc->ops && !cc->stopped) {
 		cc->ops->on_timer(qp, now);
-		rxe_cc_rate_changed(qp, now, "timer");
+		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_TIMER);
 		/* Idle QPs sleep; the cores catch up lazily on the next event. */
 		if (rxe_cc_inflight_bytes(cc) || !cc->rate_bps)
 			rxe_cc_arm_timer(qp);
@@ -485,7 +485,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	cc->stopped = false;
 	spin_unlock_irqrestore(&cc->lock, flags);
 
-	trace_rxe_cc_rate(qp, 0, cc->rate_bps, "start");
+	trace_rxe_cc_rate(qp, 0, cc->rate_bps, RXE_CC_WHY_START);
 }
 
 /*
@@ -563,7 +563,7 @@ static void rxe_cc_arm_timer(struct rxe_qp *qp)
  * for it and, if the requester is waiting for credit, let it try again.
  * Lock held.
  */
-void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, const char *why)
+void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, enum rxe_cc_why why)
 {
 	struct rxe_cc_qp *cc = qp->cc;
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
@@ -664,7 +664,7 @@ static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
 	if (cc->ops->on_xmit)
 		cc->ops->on_xmit(qp, bytes, now);
-	rxe_cc_rate_changed(qp, now, "sent");
+	rxe_cc_rate_changed(qp, now, RXE_CC_WHY_SENT);
 	rxe_cc_arm_timer(qp);
 }
 
@@ -844,7 +844,7 @@ static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
 
 	if (cc->ops->on_ack)
 		cc->ops->on_ack(qp, bytes, mark, rtt, now);
-	rxe_cc_rate_changed(qp, now, "ack");
+	rxe_cc_rate_changed(qp, now, RXE_CC_WHY_ACK);
 	rxe_cc_arm_timer(qp);
 }
 
@@ -898,7 +898,7 @@ static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 	if (cc->ops->on_cnp) {
 		now = rxe_cc_now_ns();
 		cc->ops->on_cnp(qp, now);
-		rxe_cc_rate_changed(qp, now, "cnp");
+		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_CNP);
 		rxe_cc_arm_timer(qp);
 	} else {	/* an algorithm that does not react to CNPs */
 		rxe_counter_inc(pkt->rxe, RXE_CNT_RP_CNP_IGNORED);

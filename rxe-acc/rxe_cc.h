@@ -180,6 +180,22 @@ static inline u64 rxe_cc_inflight_bytes(const struct rxe_cc_qp *cc)
 	return cc->req.inflight_bytes + cc->resp.inflight_bytes;
 }
 
+/* Why a QP's rate changed (trace event rxe_cc_rate). */
+enum rxe_cc_why {
+	RXE_CC_WHY_START,		/* the algorithm started */
+	RXE_CC_WHY_TIMER,		/* its timer fired */
+	RXE_CC_WHY_SENT,		/* data left */
+	RXE_CC_WHY_ACK,			/* an acknowledgment came in */
+	RXE_CC_WHY_CNP,			/* a CNP came in */
+};
+
+/* What happened to a CNP (trace event rxe_cc_cnp). */
+enum rxe_cc_cnp_what {
+	RXE_CC_CNP_SENT,		/* the notification point sent one */
+	RXE_CC_CNP_HANDLED,		/* DCQCN opened a rate decrease */
+	RXE_CC_CNP_IGNORED,		/* folded into a pending decrease */
+};
+
 /* The tasks that may wait for pacer credit (pace_waiters bits). */
 #define RXE_CC_WAIT_REQ			BIT(0)
 #define RXE_CC_WAIT_RESP		BIT(1)
@@ -252,7 +268,7 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt);
 void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt);
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass);
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
-void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now_ns, const char *why);
+void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now_ns, enum rxe_cc_why why);
 
 /* rxe_cc_np.c: notification point and mark echo */
 void rxe_cc_np_init(struct rxe_qp *qp);

@@ -17,15 +17,6 @@
 #include "rxe_hw_counters.h"
 #include "rxe_cc_trace.h"
 
-static const char *const acc_class_names[RXE_CC_ACC_PERIOD_CLASSES] = {
-	[RXE_CC_ACC_PERIOD_NO_ACK]	= "no_ack",
-	[RXE_CC_ACC_PERIOD_CONGESTED]	= "congested",
-	[RXE_CC_ACC_PERIOD_POSSIBLY]	= "possibly",
-	[RXE_CC_ACC_PERIOD_VICTIM]	= "victim",
-	[RXE_CC_ACC_PERIOD_UNCONGESTED]	= "uncongested",
-	[RXE_CC_ACC_PERIOD_HALTED]	= "halted",
-};
-
 /*
  * The device's ACC knobs with this QP's line rate (clamped as DCQCN's),
  * and a halt that the QP's own transport timer tolerates: a halt longer
@@ -56,7 +47,7 @@ static void acc_report(struct rxe_qp *qp, u32 flags,
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 
 	if ((flags & RXE_CC_ACC_EV_PERIOD) && ev->kind < RXE_CC_ACC_PERIOD_CLASSES)
-		trace_rxe_cc_period(qp, acc_class_names[ev->kind],
+		trace_rxe_cc_period(qp, ev->kind,
 				    closed->n_ack, closed->n_ce, closed->n_ue);
 	if (flags & RXE_CC_ACC_EV_HALT_START) {
 		rxe_counter_inc(rxe, RXE_CNT_ACC_HALTS);

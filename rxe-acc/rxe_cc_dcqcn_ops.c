@@ -64,10 +64,10 @@ static void dcqcn_on_cnp(struct rxe_qp *qp, u64 now)
 	flags = rxe_cc_dcqcn_on_cnp(rxe_cc_priv(qp), &p, now, &ev);
 	if (flags & RXE_CC_DCQCN_EV_CNP_IGNORED) {
 		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_RP_CNP_IGNORED);
-		trace_rxe_cc_cnp(qp, "ignored", ev.alpha);
+		trace_rxe_cc_cnp(qp, RXE_CC_CNP_IGNORED, ev.alpha);
 	} else {
 		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_RP_CNP_HANDLED);
-		trace_rxe_cc_cnp(qp, "handled", ev.alpha);
+		trace_rxe_cc_cnp(qp, RXE_CC_CNP_HANDLED, ev.alpha);
 	}
 }
 

@@ -114,7 +114,7 @@ static void rxe_cc_send_cnp(struct rxe_qp *qp, struct rxe_dev *rxe)
 			     RXE_CC_MARK_CE))
 		return;
 	rxe_counter_inc(rxe, RXE_CNT_NP_CNP_SENT);
-	trace_rxe_cc_cnp(qp, "sent", 0);
+	trace_rxe_cc_cnp(qp, RXE_CC_CNP_SENT, 0);
 }
 
 /* A CE-marked packet for @qp: send a CNP unless one went out too recently. */

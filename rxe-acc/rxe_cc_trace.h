@@ -13,26 +13,66 @@
 
 #include <linux/tracepoint.h>
 
+/* Enums print by name; TRACE_DEFINE_ENUM lets user space decode them. */
+TRACE_DEFINE_ENUM(RXE_CC_WHY_START);
+TRACE_DEFINE_ENUM(RXE_CC_WHY_TIMER);
+TRACE_DEFINE_ENUM(RXE_CC_WHY_SENT);
+TRACE_DEFINE_ENUM(RXE_CC_WHY_ACK);
+TRACE_DEFINE_ENUM(RXE_CC_WHY_CNP);
+TRACE_DEFINE_ENUM(RXE_CC_CNP_SENT);
+TRACE_DEFINE_ENUM(RXE_CC_CNP_HANDLED);
+TRACE_DEFINE_ENUM(RXE_CC_CNP_IGNORED);
+TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_NO_ACK);
+TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_CONGESTED);
+TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_POSSIBLY);
+TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_VICTIM);
+TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_UNCONGESTED);
+TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_HALTED);
+
+#define show_rxe_cc_why(v)						\
+	__print_symbolic(v,						\
+			 { RXE_CC_WHY_START, "start" },	\
+			 { RXE_CC_WHY_TIMER, "timer" },	\
+			 { RXE_CC_WHY_SENT, "sent" },	\
+			 { RXE_CC_WHY_ACK, "ack" },	\
+			 { RXE_CC_WHY_CNP, "cnp" })
+
+#define show_rxe_cc_cnp(v)						\
+	__print_symbolic(v,						\
+			 { RXE_CC_CNP_SENT, "sent" },	\
+			 { RXE_CC_CNP_HANDLED, "handled" },	\
+			 { RXE_CC_CNP_IGNORED, "ignored" })
+
+#define show_rxe_cc_period(v)						\
+	__print_symbolic(v,						\
+			 { RXE_CC_ACC_PERIOD_NO_ACK, "no_ack" },	\
+			 { RXE_CC_ACC_PERIOD_CONGESTED, "congested" },	\
+			 { RXE_CC_ACC_PERIOD_POSSIBLY, "possibly" },	\
+			 { RXE_CC_ACC_PERIOD_VICTIM, "victim" },	\
+			 { RXE_CC_ACC_PERIOD_UNCONGESTED, "uncongested" },	\
+			 { RXE_CC_ACC_PERIOD_HALTED, "halted" })
+
 TRACE_EVENT(rxe_cc_rate,
-	TP_PROTO(struct rxe_qp *qp, u64 old_bps, u64 new_bps, const char *why),
+	TP_PROTO(struct rxe_qp *qp, u64 old_bps, u64 new_bps,
+		 enum rxe_cc_why why),
 	TP_ARGS(qp, old_bps, new_bps, why),
 	TP_STRUCT__entry(
 		__string(dev, dev_name(&qp->ibqp.device->dev))
 		__field(u32, qpn)
 		__field(u64, old_bps)
 		__field(u64, new_bps)
-		__string(why, why)
+		__field(u8, why)
 	),
 	TP_fast_assign(
 		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->old_bps = old_bps;
 		__entry->new_bps = new_bps;
-		__assign_str(why, why);
+		__entry->why = why;
 	),
 	TP_printk("dev=%s qpn=%u old_bps=%llu new_bps=%llu why=%s",
 		  __get_str(dev), __entry->qpn, __entry->old_bps,
-		  __entry->new_bps, __get_str(why))
+		  __entry->new_bps, show_rxe_cc_why(__entry->why))
 );
 
 TRACE_EVENT(rxe_cc_halt,
@@ -141,13 +181,12 @@ TRACE_EVENT(rxe_cc_ack,
 );
 
 TRACE_EVENT(rxe_cc_period,
-	TP_PROTO(struct rxe_qp *qp, const char *class, u32 n_ack, u32 n_ce,
-		 u32 n_ue),
+	TP_PROTO(struct rxe_qp *qp, u8 class, u32 n_ack, u32 n_ce, u32 n_ue),
 	TP_ARGS(qp, class, n_ack, n_ce, n_ue),
 	TP_STRUCT__entry(
 		__string(dev, dev_name(&qp->ibqp.device->dev))
 		__field(u32, qpn)
-		__string(class, class)
+		__field(u8, class)
 		__field(u32, n_ack)
 		__field(u32, n_ce)
 		__field(u32, n_ue)
@@ -155,33 +194,33 @@ TRACE_EVENT(rxe_cc_period,
 	TP_fast_assign(
 		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
-		__assign_str(class, class);
+		__entry->class = class;
 		__entry->n_ack = n_ack;
 		__entry->n_ce = n_ce;
 		__entry->n_ue = n_ue;
 	),
 	TP_printk("dev=%s qpn=%u class=%s n_ack=%u n_ce=%u n_ue=%u",
-		  __get_str(dev), __entry->qpn, __get_str(class),
+		  __get_str(dev), __entry->qpn, show_rxe_cc_period(__entry->class),
 		  __entry->n_ack, __entry->n_ce, __entry->n_ue)
 );
 
 TRACE_EVENT(rxe_cc_cnp,
-	TP_PROTO(struct rxe_qp *qp, const char *what, u32 alpha),
+	TP_PROTO(struct rxe_qp *qp, enum rxe_cc_cnp_what what, u32 alpha),
 	TP_ARGS(qp, what, alpha),
 	TP_STRUCT__entry(
 		__string(dev, dev_name(&qp->ibqp.device->dev))
 		__field(u32, qpn)
-		__string(what, what)
+		__field(u8, what)
 		__field(u32, alpha)
 	),
 	TP_fast_assign(
 		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
-		__assign_str(what, what);
+		__entry->what = what;
 		__entry->alpha = alpha;
 	),
 	TP_printk("dev=%s qpn=%u what=%s alpha=%u",
-		  __get_str(dev), __entry->qpn, __get_str(what),
+		  __get_str(dev), __entry->qpn, show_rxe_cc_cnp(__entry->what),
 		  __entry->alpha)
 );
 
