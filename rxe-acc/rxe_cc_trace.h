@@ -31,16 +31,16 @@ TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_HALTED);
 
 #define show_rxe_cc_why(v)						\
 	__print_symbolic(v,						\
-			 { RXE_CC_WHY_START, "start" },	\
-			 { RXE_CC_WHY_TIMER, "timer" },	\
-			 { RXE_CC_WHY_SENT, "sent" },	\
-			 { RXE_CC_WHY_ACK, "ack" },	\
+			 { RXE_CC_WHY_START, "start" },			\
+			 { RXE_CC_WHY_TIMER, "timer" },			\
+			 { RXE_CC_WHY_SENT, "sent" },			\
+			 { RXE_CC_WHY_ACK, "ack" },			\
 			 { RXE_CC_WHY_CNP, "cnp" })
 
 #define show_rxe_cc_cnp(v)						\
 	__print_symbolic(v,						\
-			 { RXE_CC_CNP_SENT, "sent" },	\
-			 { RXE_CC_CNP_HANDLED, "handled" },	\
+			 { RXE_CC_CNP_SENT, "sent" },			\
+			 { RXE_CC_CNP_HANDLED, "handled" },		\
 			 { RXE_CC_CNP_IGNORED, "ignored" })
 
 #define show_rxe_cc_period(v)						\
@@ -49,7 +49,7 @@ TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_HALTED);
 			 { RXE_CC_ACC_PERIOD_CONGESTED, "congested" },	\
 			 { RXE_CC_ACC_PERIOD_POSSIBLY, "possibly" },	\
 			 { RXE_CC_ACC_PERIOD_VICTIM, "victim" },	\
-			 { RXE_CC_ACC_PERIOD_UNCONGESTED, "uncongested" },	\
+			 { RXE_CC_ACC_PERIOD_UNCONGESTED, "uncongested" }, \
 			 { RXE_CC_ACC_PERIOD_HALTED, "halted" })
 
 TRACE_EVENT(rxe_cc_rate,
