@@ -98,6 +98,29 @@
 #define ACC_HALT_RATE_NUM		3
 #define ACC_HALT_RATE_DEN		4
 
+/*
+ * The gate (see "Increase"): a window is judged once it holds this many
+ * ACKs and spans a period; fewer ACKs mostly measure the ACK clock's
+ * jitter.
+ */
+#define ACC_GATE_MIN_ACKS		8
+/* r >= 98 % of R: the flow's ACKs keep up, its queue is not growing. */
+#define ACC_GATE_KEPT_UP_PERMILLE	980
+/*
+ * A flow that sent less than 3/4 of R in the window was held by its
+ * application, not by R: its ACK rate says nothing about the path.
+ */
+#define ACC_GATE_SENT_PERMILLE		750
+/* ACKs fell behind: R := r - r / 16, to drain what the probes queued, */
+#define ACC_GATE_DRAIN_SHIFT		4
+/* but never below R - R / 8 in one window: r of 8 ACKs is noisy. */
+#define ACC_GATE_CUT_MAX_SHIFT		3
+/* The additive probe: (C - R) / 512, a little larger for a slower flow. */
+#define ACC_PROBE_SHIFT			9
+/* Windows that kept up in a row before the probe doubles each window. */
+#define ACC_RAMP_AFTER			3
+#define ACC_RAMP_MAX_SHIFT		16
+
 /* Like BBR's min_rtt window: long enough to see an empty queue. */
 #define ACC_BASE_RTT_WIN_NS		(10ULL * RXE_CC_NSEC_PER_SEC)
 
@@ -120,6 +143,8 @@ void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
 		.theta_ce_permille = ACC_DEF_THETA_CE_PERMILLE,
 		.p_thresh = ACC_DEF_P_THRESH,
 		.beta0 = ACC_DEF_BETA0,
+		.halt = 1,
+		.gate = 1,
 	};
 }
 
@@ -157,7 +182,9 @@ int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
 	    !knob_in_range(p->base_rtt_ns, 0, RXE_CC_ACC_MAX_TAU_NS) ||
 	    !knob_in_range(p->theta_ce_permille, 1, RXE_CC_ACC_PERMILLE) ||
 	    !knob_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
-	    !knob_in_range(p->beta0, 1, ACC_BETA_CAP))
+	    !knob_in_range(p->beta0, 1, ACC_BETA_CAP) ||
+	    !knob_in_range(p->halt, 0, 1) ||
+	    !knob_in_range(p->gate, 0, 1))
 		return -RXE_CC_EINVAL;
 	return 0;
 }
@@ -190,6 +217,7 @@ void rxe_cc_acc_on_send(struct rxe_cc_acc *st, u32 bytes, u64 now_ns)
 {
 	(void)now_ns;	/* the rate is read from ACKs, not from sends */
 	st->inflight_bytes += bytes;
+	st->gate.sent_bytes += bytes;
 }
 
 /* After a go-back-N retransmission the glue knows W better than we do. */
@@ -201,7 +229,7 @@ void rxe_cc_acc_set_inflight(struct rxe_cc_acc *st, u64 inflight_bytes)
 u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 		      const struct rxe_cc_acc_params *p)
 {
-	return p->base_rtt_ns ? p->base_rtt_ns : st->base_rtt_ns;
+	return p->base_rtt_ns ? p->base_rtt_ns : st->base_rtt.val[0];
 }
 
 /* r of a sample, 0 until it holds a span. */
@@ -275,6 +303,29 @@ static u32 ev_end(struct rxe_cc_acc_ev *ev, const struct rxe_cc_acc *st,
 	return ev->flags;
 }
 
+/* A fresh gate window at R; the ACKs of the next tau still show the old R. */
+static void gate_restart(struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p, u64 now_ns)
+{
+	st->gate = (struct rxe_cc_acc_gate) {
+		.start_ns = now_ns,
+		.from_ns = now_ns + rxe_cc_acc_tau_ns(st, p),
+		.rate_bps = st->rate_bps,
+	};
+}
+
+static void gate_account_ack(struct rxe_cc_acc *st,
+			     const struct rxe_cc_acc_params *p,
+			     u32 acked_bytes, u64 now_ns)
+{
+	struct rxe_cc_acc_gate *g = &st->gate;
+
+	if (now_ns < g->from_ns)
+		return;
+	rate_sample_add(&g->rs, !g->n_ack, acked_bytes, now_ns, p);
+	g->n_ack++;
+}
+
 static u32 halt_end(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		    u64 now_ns, bool early)
 {
@@ -284,24 +335,76 @@ static u32 halt_end(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	st->halted = false;
 	if (r)
 		st->rate_bps = clamp_rate(p, r);
+	st->share_bps = st->rate_bps;
 	st->stats.halt_ns_total += end_ns - st->halt_start_ns;
 	period_restart(st, p, now_ns);
+	gate_restart(st, p, now_ns);
 	if (!early)
 		return RXE_CC_ACC_EV_HALT_END;
 	st->stats.halts_early++;
 	return RXE_CC_ACC_EV_HALT_END | RXE_CC_ACC_EV_HALT_EARLY;
 }
 
+static void minwin_set(struct rxe_cc_acc_minwin *m, u32 from, u64 val,
+		       u64 now_ns)
+{
+	u32 i;
+
+	for (i = from; i < 3; i++) {
+		m->val[i] = val;
+		m->t_ns[i] = now_ns;
+	}
+}
+
+/* Slot @i takes slot @i + 1's sample, for i = 0, 1: the best expired. */
+static void minwin_shift(struct rxe_cc_acc_minwin *m)
+{
+	m->val[0] = m->val[1];
+	m->t_ns[0] = m->t_ns[1];
+	m->val[1] = m->val[2];
+	m->t_ns[1] = m->t_ns[2];
+}
+
+/*
+ * Keep the minimum of the last @win_ns.  A new best, or a window whose
+ * every sample expired, resets all three; a sample not above the second
+ * (third) replaces the later ones.  As time passes, the best is handed
+ * on when it expires, and the later ones are refreshed from new samples
+ * once a quarter (half) of the window has gone by without them, so that
+ * the minimum that takes over comes from the later part of the window.
+ */
+static void minwin_update(struct rxe_cc_acc_minwin *m, u64 win_ns, u64 val,
+			  u64 now_ns)
+{
+	u64 age_ns = now_ns - m->t_ns[0];
+
+	if (!m->val[0] || val <= m->val[0] ||
+	    now_ns - m->t_ns[2] > win_ns) {
+		minwin_set(m, 0, val, now_ns);
+		return;
+	}
+	if (val <= m->val[1])
+		minwin_set(m, 1, val, now_ns);
+	else if (val <= m->val[2])
+		minwin_set(m, 2, val, now_ns);
+	if (age_ns > win_ns) {
+		minwin_shift(m);
+		minwin_set(m, 2, val, now_ns);
+		if (now_ns - m->t_ns[0] > win_ns)
+			minwin_shift(m);
+	} else if (m->t_ns[1] == m->t_ns[0] && age_ns > win_ns / 4) {
+		minwin_set(m, 1, val, now_ns);
+	} else if (m->t_ns[2] == m->t_ns[1] && age_ns > win_ns / 2) {
+		minwin_set(m, 2, val, now_ns);
+	}
+}
+
 static void base_rtt_update(struct rxe_cc_acc *st, u64 rtt_ns, u64 now_ns)
 {
 	if (!rtt_ns)
 		return;
-	rtt_ns = min(rtt_ns, RXE_CC_ACC_MAX_TAU_NS);
-	if (!st->base_rtt_ns || rtt_ns <= st->base_rtt_ns ||
-	    now_ns - st->base_rtt_stamp_ns > ACC_BASE_RTT_WIN_NS) {
-		st->base_rtt_ns = rtt_ns;
-		st->base_rtt_stamp_ns = now_ns;
-	}
+	minwin_update(&st->base_rtt, ACC_BASE_RTT_WIN_NS,
+		      min(rtt_ns, RXE_CC_ACC_MAX_TAU_NS), now_ns);
 }
 
 static void period_account_ack(struct rxe_cc_acc_period *m,
@@ -379,9 +482,12 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 						ACC_NBIT_PER_BYTE, r);
 
 	st->rate_bps = clamp_rate(p, r);
+	st->share_bps = st->rate_bps;
 	st->ue_run = 0;
 	st->inc_run = 0;
-	if (!h->t_halt_ns)
+	st->headroom_run = 0;
+	gate_restart(st, p, now_ns);
+	if (!h->t_halt_ns || !p->halt)
 		return 0;
 	st->halted = true;
 	st->halt_start_ns = now_ns;
@@ -395,13 +501,15 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 }
 
 static u32 victim_period(struct rxe_cc_acc *st,
-			 const struct rxe_cc_acc_params *p)
+			 const struct rxe_cc_acc_params *p, u64 now_ns)
 {
 	st->inc_run = 0;
 	if (++st->ue_run <= p->p_thresh)
 		return 0;
 	st->ue_run = 0;
+	st->headroom_run = 0;
 	st->rate_bps = clamp_rate(p, st->rate_bps >> 1);
+	gate_restart(st, p, now_ns);
 	st->stats.victim_backoffs++;
 	return RXE_CC_ACC_EV_VICTIM_BACKOFF;
 }
@@ -413,22 +521,99 @@ static u32 increase_beta(u32 beta0, u32 n)
 	return min_t(u64, (u64)beta0 << shift, ACC_BETA_CAP);
 }
 
-static u32 uncongested_period(struct rxe_cc_acc *st,
-			      const struct rxe_cc_acc_params *p)
+enum acc_gate_verdict {
+	ACC_GATE_OPEN,		/* too few ACKs yet */
+	ACC_GATE_APP_LIMITED,	/* the flow sent below R: no evidence */
+	ACC_GATE_KEPT_UP,
+	ACC_GATE_BEHIND,
+};
+
+static enum acc_gate_verdict gate_verdict(const struct rxe_cc_acc *st,
+					  const struct rxe_cc_acc_params *p,
+					  u64 now_ns, u64 *r_bps)
+{
+	const struct rxe_cc_acc_gate *g = &st->gate;
+	u64 sent_bps;
+
+	if (g->n_ack < ACC_GATE_MIN_ACKS ||
+	    g->rs.last_ns - g->rs.first_ns < p->period_ns)
+		return ACC_GATE_OPEN;
+	/* now > start_ns: the window spans a period after start_ns. */
+	sent_bps = rxe_cc_mul_div64(g->sent_bytes, ACC_NBIT_PER_BYTE,
+				    now_ns - g->start_ns);
+	if (sent_bps * RXE_CC_ACC_PERMILLE <
+	    g->rate_bps * ACC_GATE_SENT_PERMILLE)
+		return ACC_GATE_APP_LIMITED;
+	*r_bps = rxe_cc_acc_ack_rate_bps(&g->rs, p);
+	if (*r_bps * RXE_CC_ACC_PERMILLE >=
+	    g->rate_bps * ACC_GATE_KEPT_UP_PERMILLE)
+		return ACC_GATE_KEPT_UP;
+	return ACC_GATE_BEHIND;
+}
+
+/* The step after a window that kept up: see "Increase". */
+static u64 increase_step(const struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p)
 {
 	u64 cap = rxe_cc_acc_max_rate_bps(p);
-	u64 step;
+	u64 probe = max((cap - st->rate_bps) >> ACC_PROBE_SHIFT, 1ULL);
+
+	if (!st->share_bps || !p->gate)	/* the ramp to C */
+		return rxe_cc_mul_div64(cap - st->rate_bps,
+					increase_beta(p->beta0, st->inc_run),
+					RXE_CC_ACC_BETA_ONE);
+	if (st->rate_bps < st->share_bps)	/* below the share: half way */
+		return max((st->share_bps - st->rate_bps) / 2, probe);
+	if (st->headroom_run <= ACC_RAMP_AFTER)
+		return probe;
+	return probe << min_t(u32, st->headroom_run - ACC_RAMP_AFTER,
+			      ACC_RAMP_MAX_SHIFT);
+}
+
+static u32 uncongested_period(struct rxe_cc_acc *st,
+			      const struct rxe_cc_acc_params *p, u64 now_ns)
+{
+	u64 cap = rxe_cc_acc_max_rate_bps(p);
+	u64 r = 0, step;
 
 	st->ue_run = 0;
 	if (st->inc_run < ACC_MAX_RUN)
 		st->inc_run++;
-	if (st->rate_bps >= cap)
+	if (!p->gate)
+		goto increase;
+	switch (gate_verdict(st, p, now_ns, &r)) {
+	case ACC_GATE_OPEN:
+		/* Too few ACKs yet; a QP that never halted ramps anyway. */
+		if (st->share_bps)
+			return 0;
+		break;
+	case ACC_GATE_APP_LIMITED:
+		st->headroom_run = 0;
+		gate_restart(st, p, now_ns);
 		return 0;
-	step = rxe_cc_mul_div64(cap - st->rate_bps,
-				increase_beta(p->beta0, st->inc_run),
-				RXE_CC_ACC_BETA_ONE);
+	case ACC_GATE_BEHIND:
+		st->headroom_run = 0;
+		r = max(r - (r >> ACC_GATE_DRAIN_SHIFT),
+			st->rate_bps - (st->rate_bps >> ACC_GATE_CUT_MAX_SHIFT));
+		if (r < st->rate_bps)
+			st->rate_bps = clamp_rate(p, r);
+		st->stats.gate_cuts++;
+		gate_restart(st, p, now_ns);
+		return 0;
+	case ACC_GATE_KEPT_UP:
+		if (st->headroom_run < ACC_MAX_RUN)
+			st->headroom_run++;
+		break;
+	}
+increase:
+	if (st->rate_bps >= cap) {
+		gate_restart(st, p, now_ns);
+		return 0;
+	}
+	step = increase_step(st, p);
 	st->rate_bps = clamp_rate(p, st->rate_bps + max(step, 1ULL));
 	st->stats.increases++;
+	gate_restart(st, p, now_ns);
 	return RXE_CC_ACC_EV_INCREASE;
 }
 
@@ -449,12 +634,13 @@ static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	case RXE_CC_ACC_PERIOD_POSSIBLY:
 		st->ue_run = 0;
 		st->inc_run = 0;
+		st->headroom_run = 0;
 		break;
 	case RXE_CC_ACC_PERIOD_VICTIM:
-		flags |= victim_period(st, p);
+		flags |= victim_period(st, p, now_ns);
 		break;
 	case RXE_CC_ACC_PERIOD_UNCONGESTED:
-		flags |= uncongested_period(st, p);
+		flags |= uncongested_period(st, p, now_ns);
 		break;
 	default:	/* NO_ACK, HALTED: nothing to learn */
 		break;
@@ -510,9 +696,12 @@ u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	base_rtt_update(st, rtt_sample_ns, now_ns);
 	if (st->halted && now_ns < st->halt_rs_until_ns)
 		rate_sample_add(&st->halt_rs, false, acked_bytes, now_ns, p);
-	if (st->halted && st->inflight_bytes <= st->halt_pipe_bytes)
+	if (st->halted && st->inflight_bytes <= st->halt_pipe_bytes) {
 		flags |= halt_end(st, p, now_ns, true);
-	else
+	} else {
 		period_account_ack(&st->cur, p, acked_bytes, mark, now_ns);
+		if (!st->halted)
+			gate_account_ack(st, p, acked_bytes, now_ns);
+	}
 	return ev_end(ev, st, flags);
 }
