@@ -220,9 +220,14 @@ void rxe_cc_acc_on_send(struct rxe_cc_acc *st, u32 bytes, u64 now_ns)
 	st->gate.sent_bytes += bytes;
 }
 
-/* After a go-back-N retransmission the glue knows W better than we do. */
+/*
+ * The glue may keep W itself (its send ring) and set it instead of
+ * calling on_send: what W grew by since the last call was sent.
+ */
 void rxe_cc_acc_set_inflight(struct rxe_cc_acc *st, u64 inflight_bytes)
 {
+	if (inflight_bytes > st->inflight_bytes)
+		st->gate.sent_bytes += inflight_bytes - st->inflight_bytes;
 	st->inflight_bytes = inflight_bytes;
 }
 

@@ -59,20 +59,31 @@ static u32 period_of(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
  * One period whose unmarked ACKs come at the rate R the flow sends at (a
  * bottleneck with room to spare): at least ACC's 8-ACK gate minimum.
  */
-static u32 period_at_rate(struct rxe_cc_acc *st,
-			  const struct rxe_cc_acc_params *p,
-			  struct rxe_cc_acc_ev *ev)
+static u32 period_sent(struct rxe_cc_acc *st,
+		       const struct rxe_cc_acc_params *p, bool glue_w,
+		       struct rxe_cc_acc_ev *ev)
 {
 	u64 n = st->rate_bps * p->period_ns / (8 * NS_PER_SEC * PKT) + 1;
 	u64 now = st->cur.start_ns, gap;
 
 	n = n < 8 ? 8 : n;
 	gap = p->period_ns / n;
-	rxe_cc_acc_on_send(st, n * PKT, now);
+	/* The kernel glue sets W from its ring instead of calling on_send. */
+	if (glue_w)
+		rxe_cc_acc_set_inflight(st, st->inflight_bytes + n * PKT);
+	else
+		rxe_cc_acc_on_send(st, n * PKT, now);
 	acks(st, p, n - 1, PKT, gap, RXE_CC_MARK_NO, &now);
 	rxe_cc_acc_on_ack(st, p, PKT, RXE_CC_MARK_NO, 0, st->cur.end_ns - 1,
 			  NULL);
 	return rxe_cc_acc_on_timer(st, p, st->cur.end_ns, ev);
+}
+
+static u32 period_at_rate(struct rxe_cc_acc *st,
+			  const struct rxe_cc_acc_params *p,
+			  struct rxe_cc_acc_ev *ev)
+{
+	return period_sent(st, p, false, ev);
 }
 
 static void test_defaults_and_check(void **state)
@@ -508,6 +519,25 @@ static void test_increase_after_halt_gate(void **state)
 	assert_int_equal(st.rate_bps, r - (r >> 3));
 }
 
+/* W set by the glue (no on_send): its growth counts as sent, R rises. */
+static void test_gate_counts_sends_set_by_glue(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, share;
+	u32 k;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	share = st.rate_bps;
+	for (k = 0; k < 6; k++)
+		period_sent(&st, &p, true, &ev);
+	assert_true(st.rate_bps > share);
+	assert_int_equal(st.stats.gate_cuts, 0);
+}
+
 /* acc_halt = 0, the paper's ablation: CONGESTED only sets R := r. */
 static void test_halt_ablation(void **state)
 {
@@ -883,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_victim_halves_after_p_thresh),
 		cmocka_unit_test(test_increase_formula),
 		cmocka_unit_test(test_increase_after_halt_gate),
+		cmocka_unit_test(test_gate_counts_sends_set_by_glue),
 		cmocka_unit_test(test_halt_ablation),
 		cmocka_unit_test(test_possibly_congested_holds),
 		cmocka_unit_test(test_no_ack_never_halts_beyond_halt_max),
