@@ -12,7 +12,7 @@
  * every packet and echoes the strongest TCD mark (CE > UE > NO) of what
  * it acknowledges.  From the ACK stream the sender measures
  *	r    ACK rate of the last period: the flow's share of its bottleneck
- *	tau  base RTT: minimum RTT sample (10 s window), or the knob
+ *	tau  base RTT: windowed minimum of the RTT samples (10 s), or the knob
  *	W    inflight bytes
  * so r * tau is the pipe and W - r * tau the bytes queued in switches.
  *
@@ -22,12 +22,38 @@
  *	n_ce * 1000 >= theta * n_ack (n_ack >= 2) -> CONGESTED:
  *		excess = W - r * tau; t_halt = min(excess / r, halt_max);
  *		halt for t_halt (or until W <= r * tau), then R = r,
- *		r refined by the ACKs of the halt's first 3/4
- *	n_ce > 0 -----------------------------> POSSIBLY: hold, n = ue = 0
- *	n_ue > 0 -----------------------------> VICTIM: n = 0, ue += 1;
+ *		r refined by the ACKs of the halt's first 3/4; S = R;
+ *		with halt = 0 (ablation) only R = r, S = R
+ *	n_ce > 0 -----------------------------> POSSIBLY: hold,
+ *		n = ue = h = 0
+ *	n_ue > 0 -----------------------------> VICTIM: n = h = 0, ue += 1;
  *		ue > p_thresh: R = R / 2, ue = 0
  *	otherwise ----------------------------> UNCONGESTED: ue = 0, n += 1;
- *		R += (C - R) * beta_n, beta_n = min(beta0 * 2^(n-1), 1/2)
+ *		increase or hold, below
+ *
+ * S is the last known share (R after the latest halt, 0 before the
+ * first).  "Appears sufficient" is measured, not assumed: the gate is a
+ * window of the ACKs that arrive from tau after R last changed (earlier
+ * ones were sent at the old R); it is judged at the end of the first
+ * period in which it holds >= 8 ACKs spanning >= T, with rg its ACK rate
+ * and sent the bytes sent since R changed:
+ *
+ *	S == 0 or gate == 0 -> R += (C - R) * beta_n,
+ *			       beta_n = min(beta0 * 2^(n-1), 1/2)
+ *	window not ready    -> hold
+ *	sent < 3/4 R        -> hold, h = 0: the application, not R, held
+ *			       the flow; its ACKs say nothing of the path
+ *	rg <  98 % of R     -> h = 0; R = max(rg - rg/16, R - R/8):
+ *			       the flow queues; drain it, at most 1/8 a step
+ *	rg >= 98 % of R     -> h += 1; R += step:
+ *		R < S	    step = max((S - R) / 2, p)  back to the share
+ *		h <= 3	    step = p = (C - R) / 512    additive probe
+ *		h > 3	    step = p << (h - 3)         headroom shown: ramp
+ *
+ * Every rate change starts a new gate window.  The probe is nearly the
+ * same for every flow near the share and a little larger for a slower
+ * one; the cut on rg is proportional: together they even the rates out
+ * (AIMD), slowly.  A flow left alone ramps after three windows.
  *
  *	   +---------+  CONGESTED, excess > 0   +--------+
  *	   | sending | -----------------------> | halted |  rate 0
@@ -40,9 +66,8 @@
  * (HALTED) and a fresh period starts when the halt ends: the ACKs of a
  * halt describe the drain, not the share.  R always lies in [min_rate, C],
  * C = max_rate_bps or the line rate.  A new QP starts at C (RDMA practice)
- * unless start_rate_bps is set.  beta0 = 1/16 lets n = 1, 2, 3, 4 close
- * 1/16, 1/8, 1/4, 1/2 of the headroom: gentle first, then fast; every
- * flow closes the same fraction of its headroom, which keeps them fair.
+ * unless start_rate_bps is set.  Before its first halt a QP ramps with
+ * beta0 = 1/16: n = 1, 2, 3, 4 close 1/16, 1/8, 1/4, 1/2 of the headroom.
  *
  * ACK rate
  * --------
@@ -77,7 +102,11 @@
  *	t_halt = excess * 8e9 / r    only for excess < halt_max * r / 8e9,
  *				     hence < halt_max <= 1 s
  *	r      = bytes * 8e9 / span  <= line rate, by the span floor
- *	step   = (C - R) * beta / 2^16, beta <= 2^15
+ *	step   = (C - R) * beta / 2^16, beta <= 2^15; or
+ *	probe << h, probe <= C / 512, h <= 16: < 1.6e12 * 2^7
+ *	allowed = R * dt / 8e9 bytes, dt the gate window's age: < 2^64
+ *		  for any dt below 100 days
+ *	gate   rg * 1000 and R * 980 <= 1.6e15
  * beta0 << (n - 1) is taken with n - 1 <= RXE_CC_ACC_BETA_SHIFT, where
  * beta0 >= 1 has already reached the 1/2 cap.
  */
@@ -107,10 +136,11 @@
 /* r >= 98 % of R: the flow's ACKs keep up, its queue is not growing. */
 #define ACC_GATE_KEPT_UP_PERMILLE	980
 /*
- * A flow that sent less than 3/4 of R in the window was held by its
- * application, not by R: its ACK rate says nothing about the path.
+ * A flow that sent less than 3/4 of what R allowed since R was set was
+ * held by its application, not by R: its ACK rate says nothing of the
+ * path.
  */
-#define ACC_GATE_SENT_PERMILLE		750
+#define ACC_GATE_SENT_DIV		4
 /* ACKs fell behind: R := r - r / 16, to drain what the probes queued, */
 #define ACC_GATE_DRAIN_SHIFT		4
 /* but never below R - R / 8 in one window: r of 8 ACKs is noisy. */
@@ -538,16 +568,15 @@ static enum acc_gate_verdict gate_verdict(const struct rxe_cc_acc *st,
 					  u64 now_ns, u64 *r_bps)
 {
 	const struct rxe_cc_acc_gate *g = &st->gate;
-	u64 sent_bps;
+	u64 allowed;
 
 	if (g->n_ack < ACC_GATE_MIN_ACKS ||
 	    g->rs.last_ns - g->rs.first_ns < p->period_ns)
 		return ACC_GATE_OPEN;
-	/* now > start_ns: the window spans a period after start_ns. */
-	sent_bps = rxe_cc_mul_div64(g->sent_bytes, ACC_NBIT_PER_BYTE,
-				    now_ns - g->start_ns);
-	if (sent_bps * RXE_CC_ACC_PERMILLE <
-	    g->rate_bps * ACC_GATE_SENT_PERMILLE)
+	/* The bytes R allowed since it was set: the window spans >= T. */
+	allowed = rxe_cc_mul_div64(g->rate_bps, now_ns - g->start_ns,
+				   ACC_NBIT_PER_BYTE);
+	if (g->sent_bytes < allowed - allowed / ACC_GATE_SENT_DIV)
 		return ACC_GATE_APP_LIMITED;
 	*r_bps = rxe_cc_acc_ack_rate_bps(&g->rs, p);
 	if (*r_bps * RXE_CC_ACC_PERMILLE >=
