@@ -43,9 +43,11 @@
  *	window not ready    -> hold
  *	sent < 3/4 R        -> hold, h = 0: the application, not R, held
  *			       the flow; its ACKs say nothing of the path
- *	rg <  98 % of R     -> h = 0; R = max(rg - rg/16, R - R/8):
- *			       the flow queues; drain it, at most 1/8 a step
- *	rg >= 98 % of R     -> h += 1; R += step:
+ *	rg <  98 % of sent  -> h = 0; R = max(rg - rg/32, R - R/8),
+ *			       S = min(S, R): the flow queues; drain it, at
+ *			       most 1/8 a step (sent: the rate it sent at,
+ *			       <= R, for a pacer or host that falls short)
+ *	rg >= 98 % of sent  -> h += 1; R += step:
  *		R < S	    step = max((S - R) / 2, p)  back to the share
  *		h <= 3	    step = p = (C - R) / 512    additive probe
  *		h > 3	    step = p << (h - 3)         headroom shown: ramp
@@ -133,7 +135,7 @@
  * jitter.
  */
 #define ACC_GATE_MIN_ACKS		8
-/* r >= 98 % of R: the flow's ACKs keep up, its queue is not growing. */
+/* r >= 98 % of what was sent: the ACKs keep up, no queue is growing. */
 #define ACC_GATE_KEPT_UP_PERMILLE	980
 /*
  * A flow that sent less than 3/4 of what R allowed since R was set was
@@ -141,8 +143,8 @@
  * path.
  */
 #define ACC_GATE_SENT_DIV		4
-/* ACKs fell behind: R := r - r / 16, to drain what the probes queued, */
-#define ACC_GATE_DRAIN_SHIFT		4
+/* ACKs fell behind: R := r - r / 32, to drain what the probes queued, */
+#define ACC_GATE_DRAIN_SHIFT		5
 /* but never below R - R / 8 in one window: r of 8 ACKs is noisy. */
 #define ACC_GATE_CUT_MAX_SHIFT		3
 /* The additive probe: (C - R) / 512, a little larger for a slower flow. */
@@ -568,7 +570,7 @@ static enum acc_gate_verdict gate_verdict(const struct rxe_cc_acc *st,
 					  u64 now_ns, u64 *r_bps)
 {
 	const struct rxe_cc_acc_gate *g = &st->gate;
-	u64 allowed;
+	u64 allowed, sent_bps;
 
 	if (g->n_ack < ACC_GATE_MIN_ACKS ||
 	    g->rs.last_ns - g->rs.first_ns < p->period_ns)
@@ -578,9 +580,17 @@ static enum acc_gate_verdict gate_verdict(const struct rxe_cc_acc *st,
 				   ACC_NBIT_PER_BYTE);
 	if (g->sent_bytes < allowed - allowed / ACC_GATE_SENT_DIV)
 		return ACC_GATE_APP_LIMITED;
+	/*
+	 * The ACKs can only follow what was sent: a pacer or a host that
+	 * falls short of R is no queue.  sent < allowed, so sent_bps < R.
+	 */
+	sent_bps = g->rate_bps;
+	if (g->sent_bytes < allowed)
+		sent_bps = rxe_cc_mul_div64(g->sent_bytes, ACC_NBIT_PER_BYTE,
+					    now_ns - g->start_ns);
 	*r_bps = rxe_cc_acc_ack_rate_bps(&g->rs, p);
 	if (*r_bps * RXE_CC_ACC_PERMILLE >=
-	    g->rate_bps * ACC_GATE_KEPT_UP_PERMILLE)
+	    sent_bps * ACC_GATE_KEPT_UP_PERMILLE)
 		return ACC_GATE_KEPT_UP;
 	return ACC_GATE_BEHIND;
 }
@@ -631,6 +641,8 @@ static u32 uncongested_period(struct rxe_cc_acc *st,
 			st->rate_bps - (st->rate_bps >> ACC_GATE_CUT_MAX_SHIFT));
 		if (r < st->rate_bps)
 			st->rate_bps = clamp_rate(p, r);
+		/* The share is no more than the flow now gets. */
+		st->share_bps = min(st->share_bps, st->rate_bps);
 		st->stats.gate_cuts++;
 		gate_restart(st, p, now_ns);
 		return 0;

@@ -463,7 +463,7 @@ static void test_increase_formula(void **state)
 /*
  * After a halt: a step only when a window of ACKs kept up with R, C/512
  * of the headroom for three windows, then doubling; ACKs that fall
- * behind cut R to r - r/16, by R/8 at most; a flow that sent less than
+ * behind cut R to r - r/32, by R/8 at most; a flow that sent less than
  * R keeps it.
  */
 static void test_increase_after_halt_gate(void **state)
@@ -507,7 +507,7 @@ static void test_increase_after_halt_gate(void **state)
 	assert_int_equal(st.rate_bps, r);
 	assert_int_equal(st.stats.gate_cuts, 0);
 	assert_int_equal(st.headroom_run, 0);
-	/* Sending at R, ACKs at half of it: behind, R := r - r / 16, but
+	/* Sending at R, ACKs at half of it: behind, R := r - r / 32, but
 	 * R / 8 at most.
 	 */
 	for (k = 0; k < 4 && !st.stats.gate_cuts; k++) {
