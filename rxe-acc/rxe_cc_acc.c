@@ -33,29 +33,27 @@
  *
  * S is the last known share (R after the latest halt, 0 before the
  * first).  "Appears sufficient" is measured, not assumed: the gate is a
- * window of the ACKs that arrive from tau after R last changed (earlier
- * ones were sent at the old R); it is judged at the end of the first
- * period in which it holds >= 8 ACKs spanning >= T, with rg its ACK rate
- * and sent the bytes sent since R changed:
+ * window of the ACKs of packets sent after R last changed (by their RTT
+ * sample; without one, ACKs from tau after the change); it is judged at
+ * the end of the first period in which it holds >= 8 ACKs spanning >= T,
+ * with rg its ACK rate:
  *
  *	S == 0 or gate == 0 -> R += (C - R) * beta_n,
  *			       beta_n = min(beta0 * 2^(n-1), 1/2)
  *	window not ready    -> hold
- *	sent < 3/4 R        -> hold, h = 0: the application, not R, held
- *			       the flow; its ACKs say nothing of the path
- *	rg <  98 % of sent  -> h = 0; R = max(rg - rg/32, R - R/8),
- *			       S = min(S, R): the flow queues; drain it, at
- *			       most 1/8 a step (sent: the rate it sent at,
- *			       <= R, for a pacer or host that falls short)
+ *	rg <  98 % of sent  -> hold, h = 0: the flow queues somewhere
+ *			       (sent: the rate it sent at since R was set,
+ *			       <= R: a pacer, host or application that falls
+ *			       short of R is no queue)
  *	rg >= 98 % of sent  -> h += 1; R += step:
  *		R < S	    step = max((S - R) / 2, p)  back to the share
  *		h <= 3	    step = p = (C - R) / 512    additive probe
- *		h > 3	    step = p << (h - 3)         headroom shown: ramp
+ *		h > 3	    step = p << 2 (h - 3)       headroom shown: ramp
  *
- * Every rate change starts a new gate window.  The probe is nearly the
- * same for every flow near the share and a little larger for a slower
- * one; the cut on rg is proportional: together they even the rates out
- * (AIMD), slowly.  A flow left alone ramps after three windows.
+ * Every rate change starts a new gate window; only ACKs of packets sent
+ * after it count.  The probe is nearly the same for every flow near the
+ * share and a little larger for a slower one; only halts cut.  A flow
+ * left alone ramps after three windows.
  *
  *	   +---------+  CONGESTED, excess > 0   +--------+
  *	   | sending | -----------------------> | halted |  rate 0
@@ -105,7 +103,7 @@
  *				     hence < halt_max <= 1 s
  *	r      = bytes * 8e9 / span  <= line rate, by the span floor
  *	step   = (C - R) * beta / 2^16, beta <= 2^15; or
- *	probe << h, probe <= C / 512, h <= 16: < 1.6e12 * 2^7
+ *	probe << s, probe <= C / 512, s <= 16: < 1.6e12 * 2^7
  *	allowed = R * dt / 8e9 bytes, dt the gate window's age: < 2^64
  *		  for any dt below 100 days
  *	gate   rg * 1000 and R * 980 <= 1.6e15
@@ -137,19 +135,9 @@
 #define ACC_GATE_MIN_ACKS		8
 /* r >= 98 % of what was sent: the ACKs keep up, no queue is growing. */
 #define ACC_GATE_KEPT_UP_PERMILLE	980
-/*
- * A flow that sent less than 3/4 of what R allowed since R was set was
- * held by its application, not by R: its ACK rate says nothing of the
- * path.
- */
-#define ACC_GATE_SENT_DIV		4
-/* ACKs fell behind: R := r - r / 32, to drain what the probes queued, */
-#define ACC_GATE_DRAIN_SHIFT		5
-/* but never below R - R / 8 in one window: r of 8 ACKs is noisy. */
-#define ACC_GATE_CUT_MAX_SHIFT		3
 /* The additive probe: (C - R) / 512, a little larger for a slower flow. */
 #define ACC_PROBE_SHIFT			9
-/* Windows that kept up in a row before the probe doubles each window. */
+/* Windows that kept up in a row before the probe grows 4x a window. */
 #define ACC_RAMP_AFTER			3
 #define ACC_RAMP_MAX_SHIFT		16
 
@@ -351,13 +339,20 @@ static void gate_restart(struct rxe_cc_acc *st,
 	};
 }
 
+/*
+ * An ACK counts if its packet was sent at the current R: sent at or after
+ * start_ns, from its RTT sample; without a sample, if it came a base RTT
+ * after start_ns.  Queueing makes the RTT longer than tau, and ACKs of
+ * packets sent at the old R would then read as the flow falling behind
+ * (or keeping up) right after R rose (fell).
+ */
 static void gate_account_ack(struct rxe_cc_acc *st,
 			     const struct rxe_cc_acc_params *p,
-			     u32 acked_bytes, u64 now_ns)
+			     u32 acked_bytes, u64 rtt_ns, u64 now_ns)
 {
 	struct rxe_cc_acc_gate *g = &st->gate;
 
-	if (now_ns < g->from_ns)
+	if (rtt_ns ? now_ns - rtt_ns < g->start_ns : now_ns < g->from_ns)
 		return;
 	rate_sample_add(&g->rs, !g->n_ack, acked_bytes, now_ns, p);
 	g->n_ack++;
@@ -560,7 +555,6 @@ static u32 increase_beta(u32 beta0, u32 n)
 
 enum acc_gate_verdict {
 	ACC_GATE_OPEN,		/* too few ACKs yet */
-	ACC_GATE_APP_LIMITED,	/* the flow sent below R: no evidence */
 	ACC_GATE_KEPT_UP,
 	ACC_GATE_BEHIND,
 };
@@ -575,15 +569,13 @@ static enum acc_gate_verdict gate_verdict(const struct rxe_cc_acc *st,
 	if (g->n_ack < ACC_GATE_MIN_ACKS ||
 	    g->rs.last_ns - g->rs.first_ns < p->period_ns)
 		return ACC_GATE_OPEN;
-	/* The bytes R allowed since it was set: the window spans >= T. */
+	/*
+	 * The ACKs can only follow what was sent: a pacer, a host or an
+	 * application that falls short of R is no queue.  Compare with the
+	 * rate the flow sent at since R was set, R at most.
+	 */
 	allowed = rxe_cc_mul_div64(g->rate_bps, now_ns - g->start_ns,
 				   ACC_NBIT_PER_BYTE);
-	if (g->sent_bytes < allowed - allowed / ACC_GATE_SENT_DIV)
-		return ACC_GATE_APP_LIMITED;
-	/*
-	 * The ACKs can only follow what was sent: a pacer or a host that
-	 * falls short of R is no queue.  sent < allowed, so sent_bps < R.
-	 */
 	sent_bps = g->rate_bps;
 	if (g->sent_bytes < allowed)
 		sent_bps = rxe_cc_mul_div64(g->sent_bytes, ACC_NBIT_PER_BYTE,
@@ -610,7 +602,7 @@ static u64 increase_step(const struct rxe_cc_acc *st,
 		return max((st->share_bps - st->rate_bps) / 2, probe);
 	if (st->headroom_run <= ACC_RAMP_AFTER)
 		return probe;
-	return probe << min_t(u32, st->headroom_run - ACC_RAMP_AFTER,
+	return probe << min_t(u32, 2 * (st->headroom_run - ACC_RAMP_AFTER),
 			      ACC_RAMP_MAX_SHIFT);
 }
 
@@ -631,19 +623,14 @@ static u32 uncongested_period(struct rxe_cc_acc *st,
 		if (st->share_bps)
 			return 0;
 		break;
-	case ACC_GATE_APP_LIMITED:
-		st->headroom_run = 0;
-		gate_restart(st, p, now_ns);
-		return 0;
 	case ACC_GATE_BEHIND:
+		/*
+		 * Queueing somewhere: hold.  Cutting R to r here drifted
+		 * down in the VM, where r of a window is too noisy; the halt
+		 * cuts when the queue reaches K.
+		 */
 		st->headroom_run = 0;
-		r = max(r - (r >> ACC_GATE_DRAIN_SHIFT),
-			st->rate_bps - (st->rate_bps >> ACC_GATE_CUT_MAX_SHIFT));
-		if (r < st->rate_bps)
-			st->rate_bps = clamp_rate(p, r);
-		/* The share is no more than the flow now gets. */
-		st->share_bps = min(st->share_bps, st->rate_bps);
-		st->stats.gate_cuts++;
+		st->stats.gate_behind++;
 		gate_restart(st, p, now_ns);
 		return 0;
 	case ACC_GATE_KEPT_UP:
@@ -747,7 +734,8 @@ u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	} else {
 		period_account_ack(&st->cur, p, acked_bytes, mark, now_ns);
 		if (!st->halted)
-			gate_account_ack(st, p, acked_bytes, now_ns);
+			gate_account_ack(st, p, acked_bytes, rtt_sample_ns,
+					 now_ns);
 	}
 	return ev_end(ev, st, flags);
 }

@@ -101,7 +101,7 @@ struct rxe_cc_acc_stats {
 	u64 halt_ns_total;
 	u64 victim_backoffs;
 	u64 increases;
-	u64 gate_cuts;		/* R := r below R: the ACKs fell behind */
+	u64 gate_behind;	/* gate windows whose ACKs fell behind */
 	u64 periods[RXE_CC_ACC_PERIOD_CLASSES];
 };
 

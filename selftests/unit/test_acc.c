@@ -461,10 +461,9 @@ static void test_increase_formula(void **state)
 }
 
 /*
- * After a halt: a step only when a window of ACKs kept up with R, C/512
- * of the headroom for three windows, then doubling; ACKs that fall
- * behind cut R to r - r/32, by R/8 at most; a flow that sent less than
- * R keeps it.
+ * After a halt: a step only when a window of ACKs kept up with R, 1/512
+ * of the headroom for three windows, then 4x a window; ACKs that fall
+ * behind hold R; a flow that sends below R is judged by what it sent.
  */
 static void test_increase_after_halt_gate(void **state)
 {
@@ -481,7 +480,7 @@ static void test_increase_after_halt_gate(void **state)
 	share = st.rate_bps;
 	assert_int_equal(st.share_bps, share);
 	assert_within_ppm(share, 5 * GBPS, 1000);
-	/* Windows that keep up: 3 probes of (C - R) / 512, then doubling. */
+	/* Windows that keep up: 3 probes of (C - R) / 512, then 4x each. */
 	for (k = 0; k < 12 && steps < 5; k++) {
 		r = st.rate_bps;
 		probe = (LINE_BPS - r) >> 9;
@@ -495,28 +494,30 @@ static void test_increase_after_halt_gate(void **state)
 			assert_int_equal(st.rate_bps, r + probe);
 		else
 			assert_int_equal(st.rate_bps,
-					 r + (probe << (steps - 3)));
+					 r + (probe << 2 * (steps - 3)));
 	}
 	assert_int_equal(steps, 5);
 	assert_int_equal(st.headroom_run, 5);
-	/* Sending at half of R: held by the application, R stays. */
+	/*
+	 * Sending at half of R (the application, or a slow host) with ACKs
+	 * that keep up with it: no queue, R may rise.
+	 */
 	r = st.rate_bps;
 	half = r * PERIOD_NS / (16 * NS_PER_SEC * PKT);
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < 4 && st.rate_bps == r; k++)
 		period_of(&st, &p, half, RXE_CC_MARK_NO, &ev);
-	assert_int_equal(st.rate_bps, r);
-	assert_int_equal(st.stats.gate_cuts, 0);
-	assert_int_equal(st.headroom_run, 0);
-	/* Sending at R, ACKs at half of it: behind, R := r - r / 32, but
-	 * R / 8 at most.
-	 */
-	for (k = 0; k < 4 && !st.stats.gate_cuts; k++) {
+	assert_true(st.rate_bps > r);
+	assert_int_equal(st.stats.gate_behind, 0);
+	r = st.rate_bps;
+	half = r * PERIOD_NS / (16 * NS_PER_SEC * PKT);
+	/* Sending at R, ACKs at half of it: behind, R holds. */
+	for (k = 0; k < 4 && !st.stats.gate_behind; k++) {
 		rxe_cc_acc_on_send(&st, half * PKT, st.cur.start_ns);
 		period_of(&st, &p, half, RXE_CC_MARK_NO, &ev);
 	}
-	assert_int_equal(st.stats.gate_cuts, 1);
+	assert_int_equal(st.stats.gate_behind, 1);
 	assert_int_equal(st.headroom_run, 0);
-	assert_int_equal(st.rate_bps, r - (r >> 3));
+	assert_int_equal(st.rate_bps, r);
 }
 
 /* W set by the glue (no on_send): its growth counts as sent, R rises. */
@@ -535,7 +536,7 @@ static void test_gate_counts_sends_set_by_glue(void **state)
 	for (k = 0; k < 6; k++)
 		period_sent(&st, &p, true, &ev);
 	assert_true(st.rate_bps > share);
-	assert_int_equal(st.stats.gate_cuts, 0);
+	assert_int_equal(st.stats.gate_behind, 0);
 }
 
 /* acc_halt = 0, the paper's ablation: CONGESTED only sets R := r. */

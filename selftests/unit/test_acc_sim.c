@@ -281,12 +281,12 @@ static struct sim_figures sim_figures(struct sim *s, u64 end_ns)
 		u64 h = f->acc.stats.halts - f->halts_at_window;
 
 		print_message("# flow %2u: %.3Lf Gb/s, rtt %llu us, %llu "
-			      "halts, %llu cuts, %llu increases, %u/%u periods within 10 %%\n", i,
+			      "halts, %llu behind, %llu increases, %u/%u periods within 10 %%\n", i,
 			      tput / 1e9,
 			      (unsigned long long)((sim_net_base_rtt_ns(&s->net.cfg) +
 				f->extra_rtt_ns) / NS_PER_US),
 			      (unsigned long long)h,
-			      (unsigned long long)f->acc.stats.gate_cuts,
+			      (unsigned long long)f->acc.stats.gate_behind,
 			      (unsigned long long)f->acc.stats.increases,
 			      f->samples_within,
 			      f->samples);
@@ -411,26 +411,27 @@ static void test_sim_two_flows(void **state)
 /*
  * The period must hold several ACKs per flow for r to mean anything:
  * T = 2 base RTTs gives 8 flows ~4 ACKs per period, T = 4 RTTs the same
- * for 16 flows.  With many flows the gated probe still halts every 9-22
+ * for 16 flows.  With many flows the gated probe still halts every 9-15
  * periods, and each halt resumes every flow at its own r: the ramp to C
- * evened the rates out, the probe does so only slowly (Jain 0.90-0.98).
+ * evened the rates out, the probe does so only slowly (16 flows: Jain
+ * 0.998 with the ramp, 0.75 with the gate; 8 flows: 0.998 both).
  */
 static void test_sim_eight_flows(void **state)
 {
 	(void)state;
-	steady_case(8, 2 * SIM_BASE_RTT_NS, NULL, 0.95L, false);
+	steady_case(8, 2 * SIM_BASE_RTT_NS, NULL, 0.99L, false);
 }
 
 static void test_sim_sixteen_flows(void **state)
 {
 	(void)state;
-	steady_case(16, 4 * SIM_BASE_RTT_NS, NULL, 0.88L, false);
+	steady_case(16, 4 * SIM_BASE_RTT_NS, NULL, 0.72L, false);
 }
 
 /*
  * Base RTTs 11, 23, 35 and 47 us; T = 2 of the shortest.  The longest
  * RTT reacts last and gains in every halt: Jain ~0.88 with the ramp to
- * C, ~0.95 with the gated probe, which halts less.
+ * C, ~0.78 with the gated probe.
  */
 static void test_sim_different_rtts(void **state)
 {
@@ -440,15 +441,15 @@ static void test_sim_different_rtts(void **state)
 
 	(void)state;
 	steady_case(ARRAY_SIZE(extra_ns), 2 * SIM_BASE_RTT_NS, extra_ns,
-		    0.90L, false);
+		    0.75L, false);
 }
 
 /*
  * Flows join one by one, 500 us apart, each at line rate.  Every join
  * halts the flows in proportion to their rates, so the newcomer resumes
  * at about half the link: the ramp to C evened that out within a few
- * halts (Jain 0.999), the gated probe keeps some of it through the 2 ms
- * window (Jain ~0.92).  That is the price of not ramping to C.
+ * halts (Jain 0.999), the gated probe keeps much of it through the 2 ms
+ * window (Jain ~0.71).  That is the price of not ramping to C.
  */
 static struct sim_figures staggered(u32 gate)
 {
@@ -468,7 +469,7 @@ static void test_sim_staggered_join(void **state)
 	struct sim_figures before = staggered(0), after = staggered(1);
 
 	(void)state;
-	check_steady(&before, &after, 0.90L, false);
+	check_steady(&before, &after, 0.68L, false);
 }
 
 /*
