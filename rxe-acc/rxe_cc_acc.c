@@ -615,14 +615,12 @@ static u32 uncongested_period(struct rxe_cc_acc *st,
 	st->ue_run = 0;
 	if (st->inc_run < ACC_MAX_RUN)
 		st->inc_run++;
-	if (!p->gate)
+	/* Before the first halt, or without the gate: the ramp to C. */
+	if (!p->gate || !st->share_bps)
 		goto increase;
 	switch (gate_verdict(st, p, now_ns, &r)) {
-	case ACC_GATE_OPEN:
-		/* Too few ACKs yet; a QP that never halted ramps anyway. */
-		if (st->share_bps)
-			return 0;
-		break;
+	case ACC_GATE_OPEN:	/* too few ACKs yet */
+		return 0;
 	case ACC_GATE_BEHIND:
 		/*
 		 * Queueing somewhere: hold.  Cutting R to r here drifted
