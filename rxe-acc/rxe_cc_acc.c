@@ -12,7 +12,7 @@
  * every packet and echoes the strongest TCD mark (CE > UE > NO) of what
  * it acknowledges.  From the ACK stream the sender measures
  *	r    ACK rate of the last period: the flow's share of its bottleneck
- *	tau  base RTT: minimum RTT sample (10 s window), or the knob
+ *	tau  base RTT: windowed minimum of the RTT samples (10 s), or the knob
  *	W    inflight bytes
  * so r * tau is the pipe and W - r * tau the bytes queued in switches.
  *
@@ -22,12 +22,38 @@
  *	n_ce * 1000 >= theta * n_ack (n_ack >= 2) -> CONGESTED:
  *		excess = W - r * tau; t_halt = min(excess / r, halt_max);
  *		halt for t_halt (or until W <= r * tau), then R = r,
- *		r refined by the ACKs of the halt's first 3/4
- *	n_ce > 0 -----------------------------> POSSIBLY: hold, n = ue = 0
- *	n_ue > 0 -----------------------------> VICTIM: n = 0, ue += 1;
+ *		r refined by the ACKs of the halt's first 3/4; S = R;
+ *		with halt = 0 (ablation) only R = r, S = R
+ *	n_ce > 0 -----------------------------> POSSIBLY: hold,
+ *		n = ue = h = 0
+ *	n_ue > 0 -----------------------------> VICTIM: n = h = 0, ue += 1;
  *		ue > p_thresh: R = R / 2, ue = 0
  *	otherwise ----------------------------> UNCONGESTED: ue = 0, n += 1;
- *		R += (C - R) * beta_n, beta_n = min(beta0 * 2^(n-1), 1/2)
+ *		increase or hold, below
+ *
+ * S is the last known share (R after the latest halt, 0 before the
+ * first).  "Appears sufficient" is measured, not assumed: the gate is a
+ * window of the ACKs of packets sent after R last changed (by their RTT
+ * sample; without one, ACKs from tau after the change); it is judged at
+ * the end of the first period in which it holds >= 8 ACKs spanning >= T,
+ * with rg its ACK rate:
+ *
+ *	S == 0 or gate == 0 -> R += (C - R) * beta_n,
+ *			       beta_n = min(beta0 * 2^(n-1), 1/2)
+ *	window not ready    -> hold
+ *	rg <  98 % of sent  -> hold, h = 0: the flow queues somewhere
+ *			       (sent: the rate it sent at since R was set,
+ *			       <= R: a pacer, host or application that falls
+ *			       short of R is no queue)
+ *	rg >= 98 % of sent  -> h += 1; R += step:
+ *		R < S	    step = max((S - R) / 2, p)  back to the share
+ *		h <= 3	    step = p = (C - R) / 512    additive probe
+ *		h > 3	    step = p << 2 (h - 3)       headroom shown: ramp
+ *
+ * Every rate change starts a new gate window; only ACKs of packets sent
+ * after it count.  The probe is nearly the same for every flow near the
+ * share and a little larger for a slower one; only halts cut.  A flow
+ * left alone ramps after three windows.
  *
  *	   +---------+  CONGESTED, excess > 0   +--------+
  *	   | sending | -----------------------> | halted |  rate 0
@@ -40,9 +66,8 @@
  * (HALTED) and a fresh period starts when the halt ends: the ACKs of a
  * halt describe the drain, not the share.  R always lies in [min_rate, C],
  * C = max_rate_bps or the line rate.  A new QP starts at C (RDMA practice)
- * unless start_rate_bps is set.  beta0 = 1/16 lets n = 1, 2, 3, 4 close
- * 1/16, 1/8, 1/4, 1/2 of the headroom: gentle first, then fast; every
- * flow closes the same fraction of its headroom, which keeps them fair.
+ * unless start_rate_bps is set.  Before its first halt a QP ramps with
+ * beta0 = 1/16: n = 1, 2, 3, 4 close 1/16, 1/8, 1/4, 1/2 of the headroom.
  *
  * ACK rate
  * --------
@@ -77,7 +102,11 @@
  *	t_halt = excess * 8e9 / r    only for excess < halt_max * r / 8e9,
  *				     hence < halt_max <= 1 s
  *	r      = bytes * 8e9 / span  <= line rate, by the span floor
- *	step   = (C - R) * beta / 2^16, beta <= 2^15
+ *	step   = (C - R) * beta / 2^16, beta <= 2^15; or
+ *	probe << s, probe <= C / 512, s <= 16: < 1.6e12 * 2^7
+ *	allowed = R * dt / 8e9 bytes, dt the gate window's age: < 2^64
+ *		  for any dt below 100 days
+ *	gate   rg * 1000 and R * 980 <= 1.6e15
  * beta0 << (n - 1) is taken with n - 1 <= RXE_CC_ACC_BETA_SHIFT, where
  * beta0 >= 1 has already reached the 1/2 cap.
  */
@@ -97,6 +126,20 @@
 /* r keeps reading the ACKs of a halt's first 3/4: see "ACK rate". */
 #define ACC_HALT_RATE_NUM		3
 #define ACC_HALT_RATE_DEN		4
+
+/*
+ * The gate (see "Increase"): a window is judged once it holds this many
+ * ACKs and spans a period; fewer ACKs mostly measure the ACK clock's
+ * jitter.
+ */
+#define ACC_GATE_MIN_ACKS		8
+/* r >= 98 % of what was sent: the ACKs keep up, no queue is growing. */
+#define ACC_GATE_KEPT_UP_PERMILLE	980
+/* The additive probe: (C - R) / 512, a little larger for a slower flow. */
+#define ACC_PROBE_SHIFT			9
+/* Windows that kept up in a row before the probe grows 4x a window. */
+#define ACC_RAMP_AFTER			3
+#define ACC_RAMP_MAX_SHIFT		16
 
 /* Like BBR's min_rtt window: long enough to see an empty queue. */
 #define ACC_BASE_RTT_WIN_NS		(10ULL * NSEC_PER_SEC)
@@ -119,6 +162,8 @@ void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
 		.theta_ce_permille = ACC_DEF_THETA_CE_PERMILLE,
 		.p_thresh = ACC_DEF_P_THRESH,
 		.beta0 = ACC_DEF_BETA0,
+		.halt = 1,
+		.gate = 0,
 	};
 }
 
@@ -156,7 +201,9 @@ int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
 	    !knob_in_range(p->base_rtt_ns, 0, RXE_CC_ACC_MAX_TAU_NS) ||
 	    !knob_in_range(p->theta_ce_permille, 1, RXE_CC_ACC_PERMILLE) ||
 	    !knob_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
-	    !knob_in_range(p->beta0, 1, ACC_BETA_CAP))
+	    !knob_in_range(p->beta0, 1, ACC_BETA_CAP) ||
+	    !knob_in_range(p->halt, 0, 1) ||
+	    !knob_in_range(p->gate, 0, 1))
 		return -RXE_CC_EINVAL;
 	return 0;
 }
@@ -189,18 +236,24 @@ void rxe_cc_acc_on_send(struct rxe_cc_acc *st, u32 bytes, u64 now_ns)
 {
 	(void)now_ns;	/* the rate is read from ACKs, not from sends */
 	st->inflight_bytes += bytes;
+	st->gate.sent_bytes += bytes;
 }
 
-/* After a go-back-N retransmission the glue knows W better than we do. */
+/*
+ * The glue may keep W itself (its send ring) and set it instead of
+ * calling on_send: what W grew by since the last call was sent.
+ */
 void rxe_cc_acc_set_inflight(struct rxe_cc_acc *st, u64 inflight_bytes)
 {
+	if (inflight_bytes > st->inflight_bytes)
+		st->gate.sent_bytes += inflight_bytes - st->inflight_bytes;
 	st->inflight_bytes = inflight_bytes;
 }
 
 u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 		      const struct rxe_cc_acc_params *p)
 {
-	return p->base_rtt_ns ? p->base_rtt_ns : st->base_rtt_ns;
+	return p->base_rtt_ns ? p->base_rtt_ns : st->base_rtt.val[0];
 }
 
 /* r of a sample, 0 until it holds a span. */
@@ -214,8 +267,7 @@ u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_rate_sample *rs,
 	span_ns = rs->last_ns - rs->first_ns;
 	floor_ns = rxe_cc_tx_time_ns(rs->bytes, p->line_rate_bps);
 	span_ns = max_t(u64, max(span_ns, floor_ns), 1);
-	return min(mul_u64_u64_div_u64(rs->bytes, RXE_CC_BIT_NS_PER_BYTE_S,
-				       span_ns),
+	return min(mul_u64_u64_div_u64(rs->bytes, RXE_CC_BIT_NS_PER_BYTE_S, span_ns),
 		   p->line_rate_bps);
 }
 
@@ -275,6 +327,36 @@ static u32 ev_end(struct rxe_cc_acc_ev *ev, const struct rxe_cc_acc *st,
 	return ev->flags;
 }
 
+/* A fresh gate window at R; the ACKs of the next tau still show the old R. */
+static void gate_restart(struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p, u64 now_ns)
+{
+	st->gate = (struct rxe_cc_acc_gate) {
+		.start_ns = now_ns,
+		.from_ns = now_ns + rxe_cc_acc_tau_ns(st, p),
+		.rate_bps = st->rate_bps,
+	};
+}
+
+/*
+ * An ACK counts if its packet was sent at the current R: sent at or after
+ * start_ns, from its RTT sample; without a sample, if it came a base RTT
+ * after start_ns.  Queueing makes the RTT longer than tau, and ACKs of
+ * packets sent at the old R would then read as the flow falling behind
+ * (or keeping up) right after R rose (fell).
+ */
+static void gate_account_ack(struct rxe_cc_acc *st,
+			     const struct rxe_cc_acc_params *p,
+			     u32 acked_bytes, u64 rtt_ns, u64 now_ns)
+{
+	struct rxe_cc_acc_gate *g = &st->gate;
+
+	if (rtt_ns ? now_ns - rtt_ns < g->start_ns : now_ns < g->from_ns)
+		return;
+	rate_sample_add(&g->rs, !g->n_ack, acked_bytes, now_ns, p);
+	g->n_ack++;
+}
+
 static u32 halt_end(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		    u64 now_ns, bool early)
 {
@@ -284,24 +366,76 @@ static u32 halt_end(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	st->halted = false;
 	if (r)
 		st->rate_bps = clamp_rate(p, r);
+	st->share_bps = st->rate_bps;
 	st->stats.halt_ns_total += end_ns - st->halt_start_ns;
 	period_restart(st, p, now_ns);
+	gate_restart(st, p, now_ns);
 	if (!early)
 		return RXE_CC_ACC_EV_HALT_END;
 	st->stats.halts_early++;
 	return RXE_CC_ACC_EV_HALT_END | RXE_CC_ACC_EV_HALT_EARLY;
 }
 
+static void minwin_set(struct rxe_cc_acc_minwin *m, u32 from, u64 val,
+		       u64 now_ns)
+{
+	u32 i;
+
+	for (i = from; i < 3; i++) {
+		m->val[i] = val;
+		m->t_ns[i] = now_ns;
+	}
+}
+
+/* Slot @i takes slot @i + 1's sample, for i = 0, 1: the best expired. */
+static void minwin_shift(struct rxe_cc_acc_minwin *m)
+{
+	m->val[0] = m->val[1];
+	m->t_ns[0] = m->t_ns[1];
+	m->val[1] = m->val[2];
+	m->t_ns[1] = m->t_ns[2];
+}
+
+/*
+ * Keep the minimum of the last @win_ns.  A new best, or a window whose
+ * every sample expired, resets all three; a sample not above the second
+ * (third) replaces the later ones.  As time passes, the best is handed
+ * on when it expires, and the later ones are refreshed from new samples
+ * once a quarter (half) of the window has gone by without them, so that
+ * the minimum that takes over comes from the later part of the window.
+ */
+static void minwin_update(struct rxe_cc_acc_minwin *m, u64 win_ns, u64 val,
+			  u64 now_ns)
+{
+	u64 age_ns = now_ns - m->t_ns[0];
+
+	if (!m->val[0] || val <= m->val[0] ||
+	    now_ns - m->t_ns[2] > win_ns) {
+		minwin_set(m, 0, val, now_ns);
+		return;
+	}
+	if (val <= m->val[1])
+		minwin_set(m, 1, val, now_ns);
+	else if (val <= m->val[2])
+		minwin_set(m, 2, val, now_ns);
+	if (age_ns > win_ns) {
+		minwin_shift(m);
+		minwin_set(m, 2, val, now_ns);
+		if (now_ns - m->t_ns[0] > win_ns)
+			minwin_shift(m);
+	} else if (m->t_ns[1] == m->t_ns[0] && age_ns > win_ns / 4) {
+		minwin_set(m, 1, val, now_ns);
+	} else if (m->t_ns[2] == m->t_ns[1] && age_ns > win_ns / 2) {
+		minwin_set(m, 2, val, now_ns);
+	}
+}
+
 static void base_rtt_update(struct rxe_cc_acc *st, u64 rtt_ns, u64 now_ns)
 {
 	if (!rtt_ns)
 		return;
-	rtt_ns = min(rtt_ns, RXE_CC_ACC_MAX_TAU_NS);
-	if (!st->base_rtt_ns || rtt_ns <= st->base_rtt_ns ||
-	    now_ns - st->base_rtt_stamp_ns > ACC_BASE_RTT_WIN_NS) {
-		st->base_rtt_ns = rtt_ns;
-		st->base_rtt_stamp_ns = now_ns;
-	}
+	minwin_update(&st->base_rtt, ACC_BASE_RTT_WIN_NS,
+		      min(rtt_ns, RXE_CC_ACC_MAX_TAU_NS), now_ns);
 }
 
 static void period_account_ack(struct rxe_cc_acc_period *m,
@@ -371,8 +505,7 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	h->excess_bytes = st->inflight_bytes > pipe ?
 			  st->inflight_bytes - pipe : 0;
 	/* The bytes r drains in halt_max: any more excess hits the cap. */
-	max_excess = mul_u64_u64_div_u64(p->halt_max_ns, r,
-					 RXE_CC_BIT_NS_PER_BYTE_S);
+	max_excess = mul_u64_u64_div_u64(p->halt_max_ns, r, RXE_CC_BIT_NS_PER_BYTE_S);
 	if (h->excess_bytes >= max_excess)
 		h->t_halt_ns = p->halt_max_ns;
 	else
@@ -380,9 +513,12 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 						   RXE_CC_BIT_NS_PER_BYTE_S, r);
 
 	st->rate_bps = clamp_rate(p, r);
+	st->share_bps = st->rate_bps;
 	st->ue_run = 0;
 	st->inc_run = 0;
-	if (!h->t_halt_ns)
+	st->headroom_run = 0;
+	gate_restart(st, p, now_ns);
+	if (!h->t_halt_ns || !p->halt)
 		return 0;
 	st->halted = true;
 	st->halt_start_ns = now_ns;
@@ -396,13 +532,15 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 }
 
 static u32 victim_period(struct rxe_cc_acc *st,
-			 const struct rxe_cc_acc_params *p)
+			 const struct rxe_cc_acc_params *p, u64 now_ns)
 {
 	st->inc_run = 0;
 	if (++st->ue_run <= p->p_thresh)
 		return 0;
 	st->ue_run = 0;
+	st->headroom_run = 0;
 	st->rate_bps = clamp_rate(p, st->rate_bps >> 1);
+	gate_restart(st, p, now_ns);
 	st->stats.victim_backoffs++;
 	return RXE_CC_ACC_EV_VICTIM_BACKOFF;
 }
@@ -414,22 +552,98 @@ static u32 increase_beta(u32 beta0, u32 n)
 	return min_t(u64, (u64)beta0 << shift, ACC_BETA_CAP);
 }
 
-static u32 uncongested_period(struct rxe_cc_acc *st,
-			      const struct rxe_cc_acc_params *p)
+enum acc_gate_verdict {
+	ACC_GATE_OPEN,		/* too few ACKs yet */
+	ACC_GATE_KEPT_UP,
+	ACC_GATE_BEHIND,
+};
+
+static enum acc_gate_verdict gate_verdict(const struct rxe_cc_acc *st,
+					  const struct rxe_cc_acc_params *p,
+					  u64 now_ns, u64 *r_bps)
+{
+	const struct rxe_cc_acc_gate *g = &st->gate;
+	u64 allowed, sent_bps;
+
+	if (g->n_ack < ACC_GATE_MIN_ACKS ||
+	    g->rs.last_ns - g->rs.first_ns < p->period_ns)
+		return ACC_GATE_OPEN;
+	/*
+	 * The ACKs can only follow what was sent: a pacer, a host or an
+	 * application that falls short of R is no queue.  Compare with the
+	 * rate the flow sent at since R was set, R at most.
+	 */
+	allowed = mul_u64_u64_div_u64(g->rate_bps, now_ns - g->start_ns,
+				      RXE_CC_BIT_NS_PER_BYTE_S);
+	sent_bps = g->rate_bps;
+	if (g->sent_bytes < allowed)
+		sent_bps = mul_u64_u64_div_u64(g->sent_bytes, RXE_CC_BIT_NS_PER_BYTE_S,
+					       now_ns - g->start_ns);
+	*r_bps = rxe_cc_acc_ack_rate_bps(&g->rs, p);
+	if (*r_bps * RXE_CC_ACC_PERMILLE >=
+	    sent_bps * ACC_GATE_KEPT_UP_PERMILLE)
+		return ACC_GATE_KEPT_UP;
+	return ACC_GATE_BEHIND;
+}
+
+/* The step after a window that kept up: see "Increase". */
+static u64 increase_step(const struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p)
 {
 	u64 cap = rxe_cc_acc_max_rate_bps(p);
-	u64 step;
+	u64 probe = max((cap - st->rate_bps) >> ACC_PROBE_SHIFT, 1ULL);
+
+	if (!st->share_bps || !p->gate)	/* the ramp to C */
+		return mul_u64_u64_div_u64(cap - st->rate_bps,
+					   increase_beta(p->beta0, st->inc_run),
+					   RXE_CC_ACC_BETA_ONE);
+	if (st->rate_bps < st->share_bps)	/* below the share: half way */
+		return max((st->share_bps - st->rate_bps) / 2, probe);
+	if (st->headroom_run <= ACC_RAMP_AFTER)
+		return probe;
+	return probe << min_t(u32, 2 * (st->headroom_run - ACC_RAMP_AFTER),
+			      ACC_RAMP_MAX_SHIFT);
+}
+
+static u32 uncongested_period(struct rxe_cc_acc *st,
+			      const struct rxe_cc_acc_params *p, u64 now_ns)
+{
+	u64 cap = rxe_cc_acc_max_rate_bps(p);
+	u64 r = 0, step;
 
 	st->ue_run = 0;
 	if (st->inc_run < ACC_MAX_RUN)
 		st->inc_run++;
-	if (st->rate_bps >= cap)
+	/* Before the first halt, or without the gate: the ramp to C. */
+	if (!p->gate || !st->share_bps)
+		goto increase;
+	switch (gate_verdict(st, p, now_ns, &r)) {
+	case ACC_GATE_OPEN:	/* too few ACKs yet */
 		return 0;
-	step = mul_u64_u64_div_u64(cap - st->rate_bps,
-				   increase_beta(p->beta0, st->inc_run),
-				   RXE_CC_ACC_BETA_ONE);
+	case ACC_GATE_BEHIND:
+		/*
+		 * Queueing somewhere: hold.  Cutting R to r here drifted
+		 * down in the VM, where r of a window is too noisy; the halt
+		 * cuts when the queue reaches K.
+		 */
+		st->headroom_run = 0;
+		st->stats.gate_behind++;
+		gate_restart(st, p, now_ns);
+		return 0;
+	case ACC_GATE_KEPT_UP:
+		if (st->headroom_run < ACC_MAX_RUN)
+			st->headroom_run++;
+		break;
+	}
+increase:
+	if (st->rate_bps >= cap) {
+		gate_restart(st, p, now_ns);
+		return 0;
+	}
+	step = increase_step(st, p);
 	st->rate_bps = clamp_rate(p, st->rate_bps + max(step, 1ULL));
 	st->stats.increases++;
+	gate_restart(st, p, now_ns);
 	return RXE_CC_ACC_EV_INCREASE;
 }
 
@@ -450,12 +664,13 @@ static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	case RXE_CC_ACC_PERIOD_POSSIBLY:
 		st->ue_run = 0;
 		st->inc_run = 0;
+		st->headroom_run = 0;
 		break;
 	case RXE_CC_ACC_PERIOD_VICTIM:
-		flags |= victim_period(st, p);
+		flags |= victim_period(st, p, now_ns);
 		break;
 	case RXE_CC_ACC_PERIOD_UNCONGESTED:
-		flags |= uncongested_period(st, p);
+		flags |= uncongested_period(st, p, now_ns);
 		break;
 	default:	/* NO_ACK, HALTED: nothing to learn */
 		break;
@@ -511,9 +726,13 @@ u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	base_rtt_update(st, rtt_sample_ns, now_ns);
 	if (st->halted && now_ns < st->halt_rs_until_ns)
 		rate_sample_add(&st->halt_rs, false, acked_bytes, now_ns, p);
-	if (st->halted && st->inflight_bytes <= st->halt_pipe_bytes)
+	if (st->halted && st->inflight_bytes <= st->halt_pipe_bytes) {
 		flags |= halt_end(st, p, now_ns, true);
-	else
+	} else {
 		period_account_ack(&st->cur, p, acked_bytes, mark, now_ns);
+		if (!st->halted)
+			gate_account_ack(st, p, acked_bytes, rtt_sample_ns,
+					 now_ns);
+	}
 	return ev_end(ev, st, flags);
 }

@@ -35,7 +35,9 @@ struct rxe_cc_acc_params {
 	u64 base_rtt_ns;	/* tau, [0, 1 s]; 0 = measure (min RTT) */
 	u32 theta_ce_permille;	/* CE share for "congested", [1, 1000]; 900 */
 	u32 p_thresh;		/* UE periods kept before halving, [1, 1000] */
-	u32 beta0;		/* first increase gain, [1, ONE/2]; ONE/16 */
+	u32 beta0;		/* first ramp gain, [1, ONE/2]; ONE/16 */
+	u32 halt;		/* 1: source halt; 0: never halt (ablation) */
+	u32 gate;		/* 1: gated probe; 0: ramp to C (the old rule) */
 };
 
 /* How a period was classified. */
@@ -99,15 +101,38 @@ struct rxe_cc_acc_stats {
 	u64 halt_ns_total;
 	u64 victim_backoffs;
 	u64 increases;
+	u64 gate_behind;	/* gate windows whose ACKs fell behind */
 	u64 periods[RXE_CC_ACC_PERIOD_CLASSES];
+};
+
+/*
+ * A windowed minimum (Nichols' min-max filter idea): the best sample of
+ * the window and two later, larger ones that take over as it ages out.
+ * val[0] <= val[1] <= val[2], t_ns[0] <= t_ns[1] <= t_ns[2].
+ */
+struct rxe_cc_acc_minwin {
+	u64 val[3];
+	u64 t_ns[3];
+};
+
+/* ACKs that show whether the ACK rate keeps up with R: see "Increase". */
+struct rxe_cc_acc_gate {
+	struct rxe_cc_acc_rate_sample rs;
+	u64 start_ns;		/* R was set then */
+	u64 sent_bytes;		/* since start_ns: was the flow held by R? */
+	u64 from_ns;		/* ACKs before this were sent at an older R */
+	u64 rate_bps;		/* the R the window is judged against */
+	u32 n_ack;
 };
 
 /* Per-QP state. */
 struct rxe_cc_acc {
 	u64 rate_bps;		/* R, also the rate to resume at after a halt */
 	u64 inflight_bytes;	/* W: sent, not yet acknowledged */
-	u64 base_rtt_ns;	/* measured min RTT, 0 = no sample yet */
-	u64 base_rtt_stamp_ns;
+	struct rxe_cc_acc_minwin base_rtt;	/* measured min RTT, 0 = none */
+	u64 share_bps;		/* last known share: r at the latest halt */
+	struct rxe_cc_acc_gate gate;
+	u32 headroom_run;	/* consecutive gate windows that kept up */
 	u64 halt_start_ns;
 	u64 halt_until_ns;
 	u64 halt_pipe_bytes;	/* r * tau at halt start: early-end level */

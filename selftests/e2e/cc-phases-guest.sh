@@ -133,6 +133,9 @@ phase_kill() {
 	knob algorithm "$algo"
 	knob line_rate_mbps "${E2E_LINE_MBPS:-20}"
 	[ "$what" = paced ] && knob line_rate_mbps "${CC_PACED_MBPS:-5}"
+	# The phase tests teardown while halted, not the increase rule: the
+	# ramp to C halts several times a second, the gated probe rarely.
+	[ "$what" = halt ] && knob acc_gate 0
 	[ -f "$OUT_DIR/trace.txt" ] && mv "$OUT_DIR/trace.txt" "$OUT_DIR/trace.keep"
 	e2e_trace_start
 	for k in 0 1; do

@@ -55,6 +55,37 @@ static u32 period_of(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	return period_mixed(st, p, n, n, mark, ev);
 }
 
+/*
+ * One period whose unmarked ACKs come at the rate R the flow sends at (a
+ * bottleneck with room to spare): at least ACC's 8-ACK gate minimum.
+ */
+static u32 period_sent(struct rxe_cc_acc *st,
+		       const struct rxe_cc_acc_params *p, bool glue_w,
+		       struct rxe_cc_acc_ev *ev)
+{
+	u64 n = st->rate_bps * p->period_ns / (8 * NS_PER_SEC * PKT) + 1;
+	u64 now = st->cur.start_ns, gap;
+
+	n = n < 8 ? 8 : n;
+	gap = p->period_ns / n;
+	/* The kernel glue sets W from its ring instead of calling on_send. */
+	if (glue_w)
+		rxe_cc_acc_set_inflight(st, st->inflight_bytes + n * PKT);
+	else
+		rxe_cc_acc_on_send(st, n * PKT, now);
+	acks(st, p, n - 1, PKT, gap, RXE_CC_MARK_NO, &now);
+	rxe_cc_acc_on_ack(st, p, PKT, RXE_CC_MARK_NO, 0, st->cur.end_ns - 1,
+			  NULL);
+	return rxe_cc_acc_on_timer(st, p, st->cur.end_ns, ev);
+}
+
+static u32 period_at_rate(struct rxe_cc_acc *st,
+			  const struct rxe_cc_acc_params *p,
+			  struct rxe_cc_acc_ev *ev)
+{
+	return period_sent(st, p, false, ev);
+}
+
 static void test_defaults_and_check(void **state)
 {
 	struct rxe_cc_acc_params p;
@@ -68,12 +99,15 @@ static void test_defaults_and_check(void **state)
 	assert_int_equal(p.p_thresh, 3);
 	assert_int_equal(p.beta0, RXE_CC_ACC_BETA_ONE / 16);
 	assert_int_equal(p.base_rtt_ns, 0);
+	assert_int_equal(p.halt, 1);
 
 #define BAD(stmt) do { params_10g(&p); stmt; \
 	assert_int_equal(rxe_cc_acc_params_check(&p), -22); } while (0)
 #define GOOD(stmt) do { params_10g(&p); stmt; \
 	assert_int_equal(rxe_cc_acc_params_check(&p), 0); } while (0)
 	BAD(p.period_ns = 999);
+	BAD(p.halt = 2);
+	GOOD(p.halt = 0);
 	BAD(p.period_ns = RXE_CC_ACC_MAX_PERIOD_NS + 1);
 	BAD(p.halt_max_ns = p.period_ns - 1);
 	BAD(p.halt_max_ns = NS_PER_SEC + 1);
@@ -386,7 +420,10 @@ static void test_victim_halves_after_p_thresh(void **state)
 
 static void test_increase_formula(void **state)
 {
-	/* R += (C - R) * beta0 * 2^(n-1), beta0 = 1/16, capped at 1/2. */
+	/*
+	 * Before its first halt a QP ramps to C: R += (C - R) * beta0 *
+	 * 2^(n-1), beta0 = 1/16, capped at 1/2.
+	 */
 	const u64 expect[] = {
 		1562500000ULL,	/* 1e9 + 9e9 / 16 */
 		2617187500ULL,	/* + (1e10 - 1.5625e9) / 8 */
@@ -411,18 +448,122 @@ static void test_increase_formula(void **state)
 		assert_int_equal(st.inc_run, n + 1);
 		assert_int_equal(st.rate_bps, expect[n]);
 	}
-	/* A possibly-congested period resets n: back to 1/16. */
-	period_of(&st, &p, 10, RXE_CC_MARK_NO, NULL);
+	/* A possibly-congested period holds R and resets n. */
 	r = st.rate_bps;
 	period_mixed(&st, &p, 10, 5, RXE_CC_MARK_CE, &ev);
 	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
 	assert_int_equal(st.rate_bps, r);
-	period_of(&st, &p, 10, RXE_CC_MARK_NO, NULL);
-	assert_int_equal(st.rate_bps, r + (LINE_BPS - r) / 16);
-	/* Many clean periods converge to C and never pass it. */
+	assert_int_equal(st.inc_run, 0);
+	/* Clean periods whose ACKs keep up converge to C, never past it. */
 	for (n = 0; n < 100; n++)
-		period_of(&st, &p, 10, RXE_CC_MARK_NO, NULL);
+		period_at_rate(&st, &p, NULL);
 	assert_int_equal(st.rate_bps, LINE_BPS);
+}
+
+/*
+ * After a halt: a step only when a window of ACKs kept up with R, 1/512
+ * of the headroom for three windows, then 4x a window; ACKs that fall
+ * behind hold R; a flow that sends below R is judged by what it sent.
+ */
+static void test_increase_after_halt_gate(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, share, r, probe, half;
+	u32 k, steps = 0;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	p.gate = 1;	/* the gated probe is a knob, off by default */
+	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_END);
+	share = st.rate_bps;
+	assert_int_equal(st.share_bps, share);
+	assert_within_ppm(share, 5 * GBPS, 1000);
+	/* Windows that keep up: 3 probes of (C - R) / 512, then 4x each. */
+	for (k = 0; k < 12 && steps < 5; k++) {
+		r = st.rate_bps;
+		probe = (LINE_BPS - r) >> 9;
+		period_at_rate(&st, &p, &ev);
+		if (!(ev.flags & RXE_CC_ACC_EV_INCREASE)) {
+			assert_int_equal(st.rate_bps, r);	/* gate open */
+			continue;
+		}
+		steps++;
+		if (steps <= 3)
+			assert_int_equal(st.rate_bps, r + probe);
+		else
+			assert_int_equal(st.rate_bps,
+					 r + (probe << 2 * (steps - 3)));
+	}
+	assert_int_equal(steps, 5);
+	assert_int_equal(st.headroom_run, 5);
+	/*
+	 * Sending at half of R (the application, or a slow host) with ACKs
+	 * that keep up with it: no queue, R may rise.
+	 */
+	r = st.rate_bps;
+	half = r * PERIOD_NS / (16 * NS_PER_SEC * PKT);
+	for (k = 0; k < 4 && st.rate_bps == r; k++)
+		period_of(&st, &p, half, RXE_CC_MARK_NO, &ev);
+	assert_true(st.rate_bps > r);
+	assert_int_equal(st.stats.gate_behind, 0);
+	r = st.rate_bps;
+	half = r * PERIOD_NS / (16 * NS_PER_SEC * PKT);
+	/* Sending at R, ACKs at half of it: behind, R holds. */
+	for (k = 0; k < 4 && !st.stats.gate_behind; k++) {
+		rxe_cc_acc_on_send(&st, half * PKT, st.cur.start_ns);
+		period_of(&st, &p, half, RXE_CC_MARK_NO, &ev);
+	}
+	assert_int_equal(st.stats.gate_behind, 1);
+	assert_int_equal(st.headroom_run, 0);
+	assert_int_equal(st.rate_bps, r);
+}
+
+/* W set by the glue (no on_send): its growth counts as sent, R rises. */
+static void test_gate_counts_sends_set_by_glue(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, share;
+	u32 k;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	p.gate = 1;	/* the gated probe is a knob, off by default */
+	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	share = st.rate_bps;
+	for (k = 0; k < 6; k++)
+		period_sent(&st, &p, true, &ev);
+	assert_true(st.rate_bps > share);
+	assert_int_equal(st.stats.gate_behind, 0);
+}
+
+/* acc_halt = 0, the paper's ablation: CONGESTED only sets R := r. */
+static void test_halt_ablation(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+
+	(void)state;
+	params_10g(&p);
+	p.base_rtt_ns = 10 * NS_PER_US;
+	p.halt = 0;
+	rxe_cc_acc_init(&st, &p, 0);
+	rxe_cc_acc_on_send(&st, 86250, 0);
+	period_of(&st, &p, 30, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	assert_false(ev.flags & RXE_CC_ACC_EV_HALT_START);
+	assert_false(rxe_cc_acc_halted(&st, st.cur.start_ns));
+	assert_int_equal(st.stats.halts, 0);
+	assert_true(st.last_halt.excess_bytes > 0);
+	assert_int_equal(st.rate_bps, st.last_halt.ack_rate_bps);
+	assert_int_equal(st.share_bps, st.rate_bps);
+	assert_int_equal(rxe_cc_acc_rate_bps(&st, st.cur.start_ns),
+			 st.rate_bps);
 }
 
 static void test_possibly_congested_holds(void **state)
@@ -559,8 +700,8 @@ static void test_ecn_only_fallback(void **state)
 	r_after = st.rate_bps;
 	assert_true(r_after < LINE_BPS / 2);
 	prev = r_after;
-	for (k = 0; k < 30; k++) {
-		period_of(&st, &p, 20, RXE_CC_MARK_NO, NULL);
+	for (k = 0; k < 60; k++) {
+		period_at_rate(&st, &p, NULL);
 		assert_true(st.rate_bps >= prev);
 		prev = st.rate_bps;
 	}
@@ -583,10 +724,25 @@ static void test_base_rtt(void **state)
 	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 30000, 3, NULL);
 	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 0, 4, NULL);
 	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 10000);
-	/* The min expires after 10 s: a path change is learnt. */
-	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 15000,
-			  11 * NS_PER_SEC, NULL);
-	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 15000);
+	/*
+	 * A windowed minimum over 10 s: when the 10 us sample expires, the
+	 * best of the later ones takes over, not the newest sample.
+	 */
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 12000,
+			  4 * NS_PER_SEC, NULL);
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 18000,
+			  8 * NS_PER_SEC, NULL);
+	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 10000);
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 30000,
+			  10 * NS_PER_SEC + NS_PER_SEC / 2, NULL);
+	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 12000);
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 30000,
+			  14 * NS_PER_SEC + NS_PER_SEC / 2, NULL);
+	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 18000);
+	/* Everything expired: the path changed, the new sample is tau. */
+	rxe_cc_acc_on_ack(&st, &p, 0, RXE_CC_MARK_NO, 25000,
+			  40 * NS_PER_SEC, NULL);
+	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 25000);
 	p.base_rtt_ns = 7000;
 	assert_int_equal(rxe_cc_acc_tau_ns(&st, &p), 7000);
 }
@@ -759,6 +915,9 @@ int main(void)
 		cmocka_unit_test(test_ack_rate_estimate),
 		cmocka_unit_test(test_victim_halves_after_p_thresh),
 		cmocka_unit_test(test_increase_formula),
+		cmocka_unit_test(test_increase_after_halt_gate),
+		cmocka_unit_test(test_gate_counts_sends_set_by_glue),
+		cmocka_unit_test(test_halt_ablation),
 		cmocka_unit_test(test_possibly_congested_holds),
 		cmocka_unit_test(test_no_ack_never_halts_beyond_halt_max),
 		cmocka_unit_test(test_ecn_only_fallback),

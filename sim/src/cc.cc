@@ -85,14 +85,10 @@ private:
 	struct rxe_cc_dcqcn_rp rp_;
 };
 
-/*
- * "ACC without halt" (the paper's ablation) is a glue knob, not a core
- * change: the core halts as usual, but the pacer keeps sending at R, the
- * rate the core would resume at.
- */
+/* "ACC without halt" (the paper's ablation) is the core's halt = 0. */
 class AccCc : public Cc {
 public:
-	AccCc(const HostCfg &c, u64 line, u64 now) : no_halt_(c.algo == Algo::AccNoHalt)
+	AccCc(const HostCfg &c, u64 line, u64 now)
 	{
 		rxe_cc_acc_params_default(&p_);
 		p_.line_rate_bps = line;
@@ -101,6 +97,7 @@ public:
 						     8 * c.acc_period_ns;
 		Set(&p_.theta_ce_permille, c.acc_theta_permille);
 		p_.base_rtt_ns = c.base_rtt_ns;
+		p_.halt = c.algo != Algo::AccNoHalt;
 		if (rxe_cc_acc_params_check(&p_))
 			Die("bad ACC parameters");
 		rxe_cc_acc_init(&st_, &p_, now);
@@ -123,13 +120,9 @@ public:
 		rxe_cc_acc_on_timer(&st_, &p_, now, &ev);
 	}
 	u64 NextTimerNs() override { return rxe_cc_acc_next_timer_ns(&st_); }
-	u64 RateBps(u64 now) override
-	{
-		return no_halt_ ? st_.rate_bps : rxe_cc_acc_rate_bps(&st_, now);
-	}
+	u64 RateBps(u64 now) override { return rxe_cc_acc_rate_bps(&st_, now); }
 
 private:
-	bool no_halt_;
 	struct rxe_cc_acc_params p_;
 	struct rxe_cc_acc st_;
 };
