@@ -625,7 +625,7 @@ static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, u8 who)
 	wait = rxe_cc_pacer_wait_ns(&cc->pacer, bytes, rxe_cc_now_ns());
 	if (wait) {
 		cc->pace_waiters |= who;
-		if (wait != RXE_CC_PACER_NEVER_NS &&
+		if (wait != RXE_CC_NEVER_NS &&
 		    !hrtimer_is_queued(&cc->pace_timer))
 			hrtimer_start(&cc->pace_timer, ns_to_ktime(wait),
 				      HRTIMER_MODE_REL);

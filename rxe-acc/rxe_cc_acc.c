@@ -147,8 +147,6 @@
 /* n saturates here; beta_n reached its cap long before. */
 #define ACC_MAX_RUN			1000000U
 
-#define ACC_NEVER_NS		(~0ULL)
-
 void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
 {
 	*p = (struct rxe_cc_acc_params) {
@@ -165,11 +163,6 @@ void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
 		.halt = 1,
 		.gate = 0,
 	};
-}
-
-static bool knob_in_range(u64 v, u64 lo, u64 hi)
-{
-	return v >= lo && v <= hi;
 }
 
 u64 rxe_cc_acc_max_rate_bps(const struct rxe_cc_acc_params *p)
@@ -189,21 +182,21 @@ int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
 	u64 line = p->line_rate_bps;
 	u64 cap = rxe_cc_acc_max_rate_bps(p);
 
-	if (!knob_in_range(line, RXE_CC_ACC_MIN_RATE_BPS, RXE_CC_ACC_MAX_RATE_BPS) ||
-	    !knob_in_range(p->min_rate_bps, RXE_CC_ACC_MIN_RATE_BPS, line) ||
+	if (!rxe_cc_in_range(line, RXE_CC_ACC_MIN_RATE_BPS, RXE_CC_ACC_MAX_RATE_BPS) ||
+	    !rxe_cc_in_range(p->min_rate_bps, RXE_CC_ACC_MIN_RATE_BPS, line) ||
 	    !(p->max_rate_bps == 0 ||
-	      knob_in_range(p->max_rate_bps, p->min_rate_bps, line)) ||
+	      rxe_cc_in_range(p->max_rate_bps, p->min_rate_bps, line)) ||
 	    !(p->start_rate_bps == 0 ||
-	      knob_in_range(p->start_rate_bps, p->min_rate_bps, cap)) ||
-	    !knob_in_range(p->period_ns, RXE_CC_ACC_MIN_PERIOD_NS,
-		      RXE_CC_ACC_MAX_PERIOD_NS) ||
-	    !knob_in_range(p->halt_max_ns, p->period_ns, RXE_CC_ACC_MAX_HALT_NS) ||
-	    !knob_in_range(p->base_rtt_ns, 0, RXE_CC_ACC_MAX_TAU_NS) ||
-	    !knob_in_range(p->theta_ce_permille, 1, RXE_CC_ACC_PERMILLE) ||
-	    !knob_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
-	    !knob_in_range(p->beta0, 1, ACC_BETA_CAP) ||
-	    !knob_in_range(p->halt, 0, 1) ||
-	    !knob_in_range(p->gate, 0, 1))
+	      rxe_cc_in_range(p->start_rate_bps, p->min_rate_bps, cap)) ||
+	    !rxe_cc_in_range(p->period_ns, RXE_CC_ACC_MIN_PERIOD_NS,
+			     RXE_CC_ACC_MAX_PERIOD_NS) ||
+	    !rxe_cc_in_range(p->halt_max_ns, p->period_ns, RXE_CC_ACC_MAX_HALT_NS) ||
+	    !rxe_cc_in_range(p->base_rtt_ns, 0, RXE_CC_ACC_MAX_TAU_NS) ||
+	    !rxe_cc_in_range(p->theta_ce_permille, 1, RXE_CC_ACC_PERMILLE) ||
+	    !rxe_cc_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
+	    !rxe_cc_in_range(p->beta0, 1, ACC_BETA_CAP) ||
+	    !rxe_cc_in_range(p->halt, 0, 1) ||
+	    !rxe_cc_in_range(p->gate, 0, 1))
 		return -RXE_CC_EINVAL;
 	return 0;
 }

@@ -27,6 +27,9 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
+/* A deadline no event reaches: "never", "halted", "no timer". */
+#define RXE_CC_NEVER_NS			(~0ULL)
+
 /* Bytes over nanoseconds to bits per second, and back. */
 #define RXE_CC_BIT_NS_PER_BYTE_S	((u64)BITS_PER_BYTE * NSEC_PER_SEC)
 
@@ -41,8 +44,14 @@ enum rxe_cc_mark {
 static inline u64 rxe_cc_tx_time_ns(u64 bytes, u64 rate_bps)
 {
 	if (!rate_bps)
-		return ~0ULL;
+		return RXE_CC_NEVER_NS;
 	return mul_u64_u64_div_u64(bytes, RXE_CC_BIT_NS_PER_BYTE_S, rate_bps);
+}
+
+/* Knob validation: is @v within [@lo, @hi]? */
+static inline bool rxe_cc_in_range(u64 v, u64 lo, u64 hi)
+{
+	return v >= lo && v <= hi;
 }
 
 #endif /* RXE_CC_CORE_H */

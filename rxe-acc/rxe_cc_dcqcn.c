@@ -99,8 +99,6 @@
 #define RXE_CC_DCQCN_MAX_CATCHUP_EVENTS	4096
 #define RXE_CC_DCQCN_MAX_STAGE		0xffffU
 
-#define DCQCN_NEVER_NS			(~0ULL)
-
 #define DCQCN_ALPHA_Q20_SHIFT \
 	(RXE_CC_DCQCN_ALPHA_SHIFT + RXE_CC_DCQCN_ALPHA_FRAC_SHIFT)
 #define DCQCN_ALPHA_Q20_MAX \
@@ -146,33 +144,28 @@ void rxe_cc_dcqcn_params_default(struct rxe_cc_dcqcn_params *p)
 	};
 }
 
-static bool knob_in_range(u32 v, u32 lo, u32 hi)
-{
-	return v >= lo && v <= hi;
-}
-
 int rxe_cc_dcqcn_params_check(const struct rxe_cc_dcqcn_params *p)
 {
 	u32 line = p->line_rate_kbps;
 
-	if (!knob_in_range(line, 1, RXE_CC_DCQCN_MAX_RATE_KBPS) ||
-	    !knob_in_range(p->rpg_min_rate_kbps, 1, line) ||
+	if (!rxe_cc_in_range(line, 1, RXE_CC_DCQCN_MAX_RATE_KBPS) ||
+	    !rxe_cc_in_range(p->rpg_min_rate_kbps, 1, line) ||
 	    !(p->rpg_max_rate_kbps == 0 ||
-	      knob_in_range(p->rpg_max_rate_kbps, p->rpg_min_rate_kbps, line)) ||
-	    !knob_in_range(p->rpg_ai_rate_kbps, 1, line) ||
-	    !knob_in_range(p->rpg_hai_rate_kbps, 1, line) ||
-	    !knob_in_range(p->rate_to_set_on_first_cnp_kbps, 0, line) ||
-	    !knob_in_range(p->rpg_time_reset_us, 1, DCQCN_MAX_TIME_US) ||
-	    !knob_in_range(p->rpg_byte_reset_bytes, 0, DCQCN_MAX_BYTE_RESET_BYTES) ||
-	    !knob_in_range(p->rpg_threshold, 1, DCQCN_MAX_THRESHOLD) ||
-	    !knob_in_range(p->rpg_min_dec_fac_pct, 1, 100) ||
-	    !knob_in_range(p->rpg_gd, 1, DCQCN_MAX_GD) ||
-	    !knob_in_range(p->dce_tcp_g, 0, RXE_CC_DCQCN_ALPHA_MAX) ||
-	    !knob_in_range(p->dce_tcp_rtt_us, 1, DCQCN_MAX_TIME_US) ||
-	    !knob_in_range(p->rate_reduce_monitor_period_us, 0, DCQCN_MAX_TIME_US) ||
-	    !knob_in_range(p->initial_alpha_value, 0, RXE_CC_DCQCN_ALPHA_MAX) ||
-	    !knob_in_range(p->clamp_tgt_rate, 0, 1) ||
-	    !knob_in_range(p->min_time_between_cnps_us, 0, DCQCN_MAX_TIME_US))
+	      rxe_cc_in_range(p->rpg_max_rate_kbps, p->rpg_min_rate_kbps, line)) ||
+	    !rxe_cc_in_range(p->rpg_ai_rate_kbps, 1, line) ||
+	    !rxe_cc_in_range(p->rpg_hai_rate_kbps, 1, line) ||
+	    !rxe_cc_in_range(p->rate_to_set_on_first_cnp_kbps, 0, line) ||
+	    !rxe_cc_in_range(p->rpg_time_reset_us, 1, DCQCN_MAX_TIME_US) ||
+	    !rxe_cc_in_range(p->rpg_byte_reset_bytes, 0, DCQCN_MAX_BYTE_RESET_BYTES) ||
+	    !rxe_cc_in_range(p->rpg_threshold, 1, DCQCN_MAX_THRESHOLD) ||
+	    !rxe_cc_in_range(p->rpg_min_dec_fac_pct, 1, 100) ||
+	    !rxe_cc_in_range(p->rpg_gd, 1, DCQCN_MAX_GD) ||
+	    !rxe_cc_in_range(p->dce_tcp_g, 0, RXE_CC_DCQCN_ALPHA_MAX) ||
+	    !rxe_cc_in_range(p->dce_tcp_rtt_us, 1, DCQCN_MAX_TIME_US) ||
+	    !rxe_cc_in_range(p->rate_reduce_monitor_period_us, 0, DCQCN_MAX_TIME_US) ||
+	    !rxe_cc_in_range(p->initial_alpha_value, 0, RXE_CC_DCQCN_ALPHA_MAX) ||
+	    !rxe_cc_in_range(p->clamp_tgt_rate, 0, 1) ||
+	    !rxe_cc_in_range(p->min_time_between_cnps_us, 0, DCQCN_MAX_TIME_US))
 		return -RXE_CC_EINVAL;
 	return 0;
 }
@@ -323,7 +316,7 @@ static u32 rate_decrease(struct rxe_cc_dcqcn_rp *rp,
 	alpha_advance(rp, p, now_ns);
 	cut = mul_u64_u64_div_u64(rc, rp->alpha_q20,
 				  1ULL << (p->rpg_gd +
-					   RXE_CC_DCQCN_ALPHA_FRAC_SHIFT));
+				  RXE_CC_DCQCN_ALPHA_FRAC_SHIFT));
 	keep = mul_u64_u64_div_u64(rc, p->rpg_min_dec_fac_pct, 100);
 	if (p->clamp_tgt_rate || rp->inc_since_dec)
 		rp->rt_bps = rc;
@@ -515,7 +508,7 @@ u32 rxe_cc_dcqcn_on_timer(struct rxe_cc_dcqcn_rp *rp,
 u64 rxe_cc_dcqcn_next_timer_ns(const struct rxe_cc_dcqcn_rp *rp,
 			       const struct rxe_cc_dcqcn_params *p)
 {
-	u64 next = DCQCN_NEVER_NS;
+	u64 next = RXE_CC_NEVER_NS;
 
 	if (rp->cnp_pending)
 		next = rp->last_dec_ns +

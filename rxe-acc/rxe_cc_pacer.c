@@ -61,7 +61,7 @@ static void pacer_update_fill(struct rxe_cc_pacer *p)
 		   (u64)pacer_cost_nbit(RXE_CC_PACER_MAX_PKT_BYTES);
 
 	p->fill_ns = p->rate_bps ? div64_u64(span, p->rate_bps) + 1 :
-				   RXE_CC_PACER_NEVER_NS;
+				   RXE_CC_NEVER_NS;
 }
 
 /* Credit the bucket holds at @now_ns, without changing the pacer. */
@@ -127,7 +127,7 @@ u64 rxe_cc_pacer_wait_ns(const struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 
 	/* A halt is absolute: credit saved before it buys nothing. */
 	if (!p->rate_bps)
-		return RXE_CC_PACER_NEVER_NS;
+		return RXE_CC_NEVER_NS;
 	credit = pacer_credit_at(p, now_ns);
 	if (credit >= need)
 		return 0;

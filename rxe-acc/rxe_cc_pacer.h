@@ -8,8 +8,7 @@
 
 #include "rxe_cc_core.h"
 
-/* rxe_cc_pacer_wait_ns() answer when the pacer is halted (rate 0). */
-#define RXE_CC_PACER_NEVER_NS		(~0ULL)
+/* rxe_cc_pacer_wait_ns() answers RXE_CC_NEVER_NS when halted (rate 0). */
 
 /*
  * Bounds that keep the credit arithmetic inside 63 bits (see the .c file):

@@ -94,7 +94,7 @@ static void test_halt_and_resume(void **state)
 	rxe_cc_pacer_set_rate(&p, 0, 2 * NS_PER_US);
 	/* 2 us at 1 Gb/s earned 250 B before the halt; the halt drops it. */
 	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_SEC),
-			 RXE_CC_PACER_NEVER_NS);
+			 RXE_CC_NEVER_NS);
 	rxe_cc_pacer_set_rate(&p, 2 * GBPS, NS_PER_SEC);
 	/* The source restarts empty: 1000 B at 2 Gb/s, 4 us. */
 	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, NS_PER_SEC),
@@ -112,9 +112,9 @@ static void test_halt_is_absolute(void **state)
 	/* ...buys nothing at rate 0, however long the halt. */
 	rxe_cc_pacer_set_rate(&p, 0, 0);
 	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0),
-			 RXE_CC_PACER_NEVER_NS);
+			 RXE_CC_NEVER_NS);
 	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1, NS_PER_SEC),
-			 RXE_CC_PACER_NEVER_NS);
+			 RXE_CC_NEVER_NS);
 }
 
 static void test_refund(void **state)

@@ -110,7 +110,7 @@ Pkt *Host::Pull(Port &port, int prio)
 		cc->SyncPacer(now);
 		u64 w = rxe_cc_pacer_wait_ns(&cc->pacer, wire, now);
 		if (w) {
-			if (w != RXE_CC_PACER_NEVER_NS)
+			if (w != RXE_CC_NEVER_NS)
 				next = std::min(next, now + w);
 			continue;
 		}
