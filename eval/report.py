@@ -14,7 +14,11 @@ import summary
 
 LOADED = 3.0   # 1-minute load average above which a run is suspect (2 CPUs)
 NAMES = {'none': 'none', 'dcqcn': 'DCQCN (mlx5, scaled)',
-         'dcqcn-paper': 'DCQCN (paper, scaled)', 'acc': 'ACC'}
+         'dcqcn-paper': 'DCQCN (paper, scaled)', 'acc': 'ACC',
+         'acc-nohalt': 'ACC without the halt (ablation)'}
+# Scenario columns beside the headline ones, shown when a run has them.
+EXTRA = ['victim_mbps', 'victim_burst_mbps', 'flow_echo', 'flow_classes', 'flow_cnps', 'fct_all',
+         'fct_small', 'lat_p50_us', 'lat_p99_us']
 CAVEATS = [
     'The test bed is a TCG virtual machine behind a software switch: '
     '20 Mb/s links and a 4 ms control RTT stand for 25-40 Gb/s and 40 us. '
@@ -94,7 +98,8 @@ def headline(runs):
 
 
 def table(runs):
-    cols = [c for c in summary.COLS if c[1] in summary.HEADLINE]
+    cols = [c for c in summary.COLS if c[1] in summary.HEADLINE or
+            (c[1] in EXTRA and any(r['m'].get(c[1]) is not None for r in runs))]
     h = ['<table><tr><th>scenario</th><th>algorithm</th><th>status</th>'
          '<th>host load</th>']
     h += ['<th>%s</th>' % html.escape(c[0]) for c in cols]

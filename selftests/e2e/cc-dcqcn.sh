@@ -75,7 +75,7 @@ run() {
 
 flows="0 2 0 $iters 65536; 1 2 0 $iters 65536"
 ktap_diag "knobs (scaling.py knobs mlx5): $E2E_CC_KNOBS"
-ktap_diag "marking (scaling.py lsw mlx5): $(echo $marking)"
+ktap_diag "marking (scaling.py lsw mlx5): $(tr "\n" " " <<<"$marking")"
 E2E_LSW_EXTRA=$marking E2E_FLOWS=$flows run none none red "$here/guest-flows.sh"
 rn=$?
 E2E_LSW_EXTRA=$marking E2E_FLOWS=$flows run dcqcn dcqcn red "$here/guest-flows.sh"
