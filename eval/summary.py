@@ -165,7 +165,8 @@ def summary(out):
     skipped = [r for r in runs if r[2] == 'SKIP']
     if skipped:
         print('\nSkipped: ' + ', '.join('%s/%s' % (r[0], r[1]) for r in skipped) +
-              ' (the kernel offers no such CC algorithm; see run.log)')
+              ' (the kernel lacks the algorithm or a knob the run needs, or the'
+              ' ablation does not run in that scenario; see run.log)')
     failed = [r for r in runs if r[2] == 'FAIL']
     if failed:
         print('\nFailed: ' + ', '.join('%s/%s' % (r[0], r[1]) for r in failed) +

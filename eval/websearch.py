@@ -32,7 +32,7 @@ WEBSEARCH_CDF = [
     (30_000_000, 1.00)]
 SMALL_REF_BYTES = 100_000
 MSG_MAX_BYTES = 65536     # perftest message size cap (as the long flows)
-MIN_MSGS = 2              # perftest BW average over at least two messages
+MIN_MSGS = 5              # perftest takes -n 5 at least
 
 
 def k_bytes(line_bps=scaling.BED_LINE_BPS, rtt_us=scaling.BED_RTT_US):
@@ -56,7 +56,8 @@ def draw(cdf, u):
 
 def messages(size_bytes):
     """(iters, msg_bytes) of a perftest flow of about size_bytes: messages of
-    at most MSG_MAX_BYTES, at least MIN_MSGS of them."""
+    at most MSG_MAX_BYTES, at least MIN_MSGS of them (perftest refuses
+    fewer)."""
     iters = max(MIN_MSGS, math.ceil(size_bytes / MSG_MAX_BYTES))
     return iters, max(1, math.ceil(size_bytes / iters))
 

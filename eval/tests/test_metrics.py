@@ -299,8 +299,9 @@ def websearch_sizes_scaled_and_drawn():
     # halfway from 800 to 1600 B; u = 0 -> at least 1 B
     assert W.draw(cdf, 0.15) == 800 and W.draw(cdf, 0.175) == 1200
     assert W.draw(cdf, 0.0) == 1 and W.draw(cdf, 1.0) == 2_400_000
-    # messages: at least 2, at most 64 KiB each
-    assert W.messages(100) == (2, 50) and W.messages(200_000) == (4, 50_000)
+    # messages: at least 5 (perftest's minimum), at most 64 KiB each
+    assert W.messages(100) == (5, 20) and W.messages(101) == (5, 21)
+    assert W.messages(400_000) == (7, 57143)
     sp = W.specs(7, 6, [3, 4], 2, 2.0, 5.0, k)
     assert [x[0] for x in sp] == [3, 4, 3, 4, 3, 4] and all(x[1] == 2 for x in sp)
     assert [x[2] for x in sp] == [2.0, 2.5, 3.0, 3.5, 4.0, 4.5]
