@@ -131,30 +131,28 @@ def parse_trace(text):
     return ev
 
 
-def parse_perftest_bw(text):
-    """Average MB/s of ib_*_bw ("bytes iters peak avg msgrate" line)."""
-    bw = None
+def perftest_bw_field(text, col):
+    """Column col of the last ib_*_bw result line ("bytes iters peak avg
+    msgrate"), as a float, or None."""
+    v = None
     for line in text.splitlines():
         f = line.split()
         if len(f) >= 5 and f[0].isdigit() and f[1].isdigit():
             try:
-                bw = float(f[3])
+                v = float(f[col])
             except ValueError:
                 pass
-    return bw
+    return v
+
+
+def parse_perftest_bw(text):
+    """Average MB/s of ib_*_bw."""
+    return perftest_bw_field(text, 3)
 
 
 def parse_perftest_msgrate(text):
-    """Message rate (Mpps) of the same ib_*_bw line."""
-    mr = None
-    for line in text.splitlines():
-        f = line.split()
-        if len(f) >= 5 and f[0].isdigit() and f[1].isdigit():
-            try:
-                mr = float(f[4])
-            except ValueError:
-                pass
-    return mr
+    """Message rate (Mpps) of ib_*_bw."""
+    return perftest_bw_field(text, 4)
 
 
 def parse_perftest_lat(text):
