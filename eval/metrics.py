@@ -33,7 +33,8 @@ eval/tests/test_metrics.py):
     or convergence; their FCT and slowdown as eval/fct.py defines them,
     small = at most --small-bytes;
   * victim_burst_mbps: the victim flow's mean over the span in which the
-    short (bursting) hosts' ports carry bytes (first start, last end);
+    short (bursting) hosts' ports carry bytes (first start, last end),
+    only when the victim was active in it (burst_overlap_s > 0);
   * echoes per flow (of its sender's device, from the trace): ACKs, CE and
     UE echoes summed over ACC's closed periods (rxe_cc_period), the periods
     ACC classed congested and victim, and the CNPs the sender handled.
@@ -225,6 +226,13 @@ def span_union(spans):
     return min(s[0] for s in spans), max(s[1] for s in spans)
 
 
+def overlap_s(a, b):
+    """Seconds two (t0_ns, t1_ns) intervals share (0 if either is None)."""
+    if not a or not b:
+        return 0.0
+    return max(0, min(a[1], b[1]) - max(a[0], b[0])) / 1e9
+
+
 def mean_mbps(cum, t0_ns, t1_ns):
     """Mean Mb/s of cumulative bytes samples over [t0_ns, t1_ns]."""
     if t1_ns <= t0_ns:
@@ -399,7 +407,11 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
                          for h in short_hosts if host_port(ports, 'h%d' % h)])
         if v and bs and victim in cum:
             m['burst_t0_ns'], m['burst_t1_ns'] = bs
-            m['victim_burst_mbps'] = mean_mbps(cum[victim], *bs)
+            m['burst_overlap_s'] = overlap_s(spans.get(victim), bs)
+            # Without an overlap the bursts came after the victim ended
+            # (perftest set-up is seconds per process in TCG): no figure.
+            if m['burst_overlap_s'] > 0:
+                m['victim_burst_mbps'] = mean_mbps(cum[victim], *bs)
 
     # Latency samples (ib_write_lat -H), nearest-rank percentiles.
     for f in flows:

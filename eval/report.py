@@ -17,7 +17,7 @@ NAMES = {'none': 'none', 'dcqcn': 'DCQCN (mlx5, scaled)',
          'dcqcn-paper': 'DCQCN (paper, scaled)', 'acc': 'ACC',
          'acc-nohalt': 'ACC without the halt (ablation)'}
 # Scenario columns beside the headline ones, shown when a run has them.
-EXTRA = ['victim_mbps', 'victim_burst_mbps', 'flow_echo', 'flow_classes',
+EXTRA = ['victim_mbps', 'victim_burst_mbps', 'burst_overlap_s', 'flow_echo', 'flow_classes',
          'flow_cnps', 'fct_all', 'fct_small', 'lat_p50_us', 'lat_p99_us']
 CAVEATS = [
     'The test bed is a TCG virtual machine behind a software switch: '

@@ -30,6 +30,7 @@ COLS = [  # (header, key, format, scale)
     ('CE/UE marks', 'marks', None, None),
     ('victim Mb/s', 'victim_mbps', '%.1f', 1),
     ('victim Mb/s during bursts', 'victim_burst_mbps', '%.2f', 1),
+    ('victim and bursts overlap s', 'burst_overlap_s', '%.1f', 1),
     ('echoed CE/UE per flow', 'flow_echo', None, None),
     ('congested/victim periods per flow', 'flow_classes', None, None),
     ('CNPs per flow', 'flow_cnps', None, None),

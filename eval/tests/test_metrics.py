@@ -336,6 +336,9 @@ def victim_rate_while_bursts_send():
     s = [(i * 1_000_000, i * 1000) for i in range(11)]
     assert close(M.mean_mbps(s, 2_000_000, 6_000_000), 8.0)
     assert M.mean_mbps(s, 6, 6) is None
+    assert close(M.overlap_s((0, 3_000_000_000), (2_000_000_000, 9)), 0.0)
+    assert close(M.overlap_s((0, 3_000_000_000), (2_000_000_000, 5_000_000_000)), 1.0)
+    assert M.overlap_s(None, (0, 1)) == 0.0
 
 
 def main():
