@@ -7,7 +7,10 @@ Definitions (unit-tested in eval/tests/test_metrics.py):
     it), recovered from its report: bytes (iters x size) over "BW average"
     (MB = 2^20 bytes, 2 decimals) or iters over "MsgRate" (Mpps, 6
     decimals), whichever the printed digits give more precisely (the
-    smaller half-unit of the last digit relative to the value);
+    smaller half-unit of the last digit relative to the value); when both
+    print as zero the flow took longer than their resolution can say, and
+    its FCT is the floor iters / 0.5 message per second (a lower bound,
+    counted as censored);
   * ideal FCT: the flow's wire bits at the line rate plus one base RTT,
     wire bytes = size + one frame overhead (RoCE headers, Ethernet framing
     and lsw's preamble/IFG) per RoCE MTU of payload;
@@ -32,6 +35,12 @@ def fct_s(iters, size, bw_avg_mbyte_s, msg_rate_mpps=None):
     if msg_rate_mpps and msg_rate_mpps > 0:
         est.append((0.5e-6 / msg_rate_mpps, iters / (msg_rate_mpps * 1e6)))
     return min(est)[1] if est else None
+
+
+def fct_floor_s(iters):
+    """The least FCT of a flow whose BW and MsgRate both print as 0: below
+    0.5e-6 Mpps, i.e. more than 2 s per message."""
+    return iters / 0.5
 
 
 def wire_bytes(iters, size, mtu=ROCE_MTU):

@@ -272,13 +272,19 @@ def short_flow_metrics(run, flows, line_bps, rtt_s, small_bytes):
         except OSError:
             bw = mr = None
         t = F.fct_s(f['iters'], f['size'], bw, mr) if f['rc'] == 0 else None
+        censored = f['rc'] == 0 and bw == 0 and mr == 0
+        if censored:
+            t = F.fct_floor_s(f['iters'])
         ideal = F.ideal_fct_s(f['iters'], f['size'], line_bps, rtt_s)
         rows.append({'id': f['id'], 'src': f['src'], 'rc': f['rc'],
+                     'censored': censored,
                      'bytes': f['iters'] * f['size'],
                      'fct_ms': t * 1e3 if t is not None else None,
                      'slowdown': t / ideal if t is not None else None})
         sample.append((f['iters'], f['size'], t))
-    return rows, F.slowdowns(sample, line_bps, rtt_s, small_bytes)
+    sd = F.slowdowns(sample, line_bps, rtt_s, small_bytes)
+    sd['censored'] = sum(r['censored'] for r in rows)
+    return rows, sd
 
 
 def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,

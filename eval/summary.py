@@ -75,6 +75,8 @@ def derived(m):
     for name, pre in (('fct_all', 'fct_'), ('fct_small', 'fct_small_')):
         if m.get(pre + 'n'):
             m[name] = '%.1f/%.1f (%d)' % (m[pre + 'p50'], m[pre + 'p99'], m[pre + 'n'])
+    if m.get('fct_censored') and m.get('fct_all'):
+        m['fct_all'] += ', %d at the floor' % m['fct_censored']
     return m
 
 

@@ -241,6 +241,15 @@ def analyse_synthetic_run():
     assert close(m['short_flows'][0]['fct_ms'], 3.90625)
     assert close(m['fct_small_p50'], 0.00390625 / (2260 * 8 / 10e6 + 0.1))
     assert m['fct_small_n'] == 1 and m['small_bytes'] == 4096
+    assert m['fct_censored'] == 0
+    # Both columns print 0: below perftest's resolution, the floor of
+    # 2 s per message is the FCT (5 messages: 10 s), counted as censored.
+    assert F.fct_floor_s(5) == 10.0
+    with open(os.path.join(d, 'flow-2.client.txt'), 'w') as fh:
+        fh.write(' 1024       2           0.00            0.00               0.000000\n')
+    m = M.analyse(d, 's1:h2', bin_ms=100, period_ms=100, short_hosts=[3],
+                  small_bytes=4096)
+    assert m['fct_censored'] == 1 and close(m['short_flows'][0]['fct_ms'], 4000.0)
     assert close(m['utilisation'], 1.0)
     assert close(m['flows'][0]['lsw_mbps'], 5.0)
     assert close(m['flows'][1]['lsw_mbps'], 5.0)
