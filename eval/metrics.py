@@ -408,9 +408,10 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
         v = [f for f in m['flows'] if f['id'] == victim]
         m['victim_mbps'] = v[0].get('lsw_mbps') if v else None
         # The victim while the short (bursting) hosts send.
+        bports = [host_port(ports, 'h%d' % h) for h in short_hosts]
         bs = span_union([active_interval([(r['time_ns'], r['bytes_in'])
-                                          for r in ts.get(host_port(ports, 'h%d' % h) + (prio,), [])])
-                         for h in short_hosts if host_port(ports, 'h%d' % h)])
+                                          for r in ts.get(hp + (prio,), [])])
+                         for hp in bports if hp])
         if v and bs and victim in cum:
             m['burst_t0_ns'], m['burst_t1_ns'] = bs
             m['burst_overlap_s'] = overlap_s(spans.get(victim), bs)
