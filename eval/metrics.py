@@ -11,7 +11,8 @@ Inputs in RUN_DIR (written by selftests/e2e/lib-host.sh and lib-guest.sh):
   trace.txt            rxe_cc trace events (key=value pairs), if any
 
   metrics.py analyse RUN_DIR --bottleneck SW:PORT [--prio 3] [--bin-ms 200]
-      [--victim FLOW_ID]   writes RUN_DIR/metrics.json and the gnuplot data
+      [--victim FLOW_ID] [--short-hosts K,K --small-bytes B]
+                           writes RUN_DIR/metrics.json and the gnuplot data
                            files RUN_DIR/{rates,queue,cc-rate}.dat; prints JSON
 A flow is measured at its sender's lsw host port ("h<src>", bytes the switch
 received from it): one flow per sender host.  Definitions (unit-tested in
@@ -27,7 +28,16 @@ eval/tests/test_metrics.py):
   * utilisation: bottleneck egress wire bits (frame + overhead) over
     rate * (tx_last - tx_first) from the counters;
   * queue mean: time-weighted (sample and hold) over the busy interval;
-  * percentile: nearest rank, the ceil(p/100 * n)-th smallest value.
+  * percentile: nearest rank, the ceil(p/100 * n)-th smallest value;
+  * short flows (the flows of --short-hosts): not in the rates, fairness
+    or convergence; their FCT and slowdown as eval/fct.py defines them,
+    small = at most --small-bytes;
+  * victim_burst_mbps: the victim flow's mean over the span in which the
+    short (bursting) hosts' ports carry bytes (first start, last end),
+    only when the victim was active in it (burst_overlap_s > 0);
+  * echoes per flow (of its sender's device, from the trace): ACKs, CE and
+    UE echoes summed over ACC's closed periods (rxe_cc_period), the periods
+    ACC classed congested and victim, and the CNPs the sender handled.
 """
 import argparse
 import json
@@ -36,6 +46,7 @@ import os
 import re
 import sys
 
+import fct as F
 import onset as O
 from stats import interp, jain, percentile  # noqa: F401 (tests use M.*)
 
@@ -121,17 +132,28 @@ def parse_trace(text):
     return ev
 
 
-def parse_perftest_bw(text):
-    """Average MB/s of ib_*_bw ("bytes iters peak avg msgrate" line)."""
-    bw = None
+def perftest_bw_field(text, col):
+    """Column col of the last ib_*_bw result line ("bytes iters peak avg
+    msgrate"), as a float, or None."""
+    v = None
     for line in text.splitlines():
         f = line.split()
         if len(f) >= 5 and f[0].isdigit() and f[1].isdigit():
             try:
-                bw = float(f[3])
+                v = float(f[col])
             except ValueError:
                 pass
-    return bw
+    return v
+
+
+def parse_perftest_bw(text):
+    """Average MB/s of ib_*_bw."""
+    return perftest_bw_field(text, 3)
+
+
+def parse_perftest_msgrate(text):
+    """Message rate (Mpps) of ib_*_bw."""
+    return perftest_bw_field(text, 4)
 
 
 def parse_perftest_lat(text):
@@ -196,8 +218,77 @@ def host_port(ports, host):
     return None
 
 
+def span_union(spans):
+    """(earliest start, latest end) of the intervals that exist, or None."""
+    spans = [s for s in spans if s]
+    if not spans:
+        return None
+    return min(s[0] for s in spans), max(s[1] for s in spans)
+
+
+def overlap_s(a, b):
+    """Seconds two (t0_ns, t1_ns) intervals share (0 if either is None)."""
+    if not a or not b:
+        return 0.0
+    return max(0, min(a[1], b[1]) - max(a[0], b[0])) / 1e9
+
+
+def mean_mbps(cum, t0_ns, t1_ns):
+    """Mean Mb/s of cumulative bytes samples over [t0_ns, t1_ns]."""
+    if t1_ns <= t0_ns:
+        return None
+    return (interp(cum, t1_ns) - interp(cum, t0_ns)) * 8e3 / (t1_ns - t0_ns)
+
+
+def echoes_by_dev(ev):
+    """{dev: {'acks', 'ce', 'ue', 'congested', 'victim', 'cnps'}}: what each
+    sender device's QPs were told (ACC periods, DCQCN CNPs handled)."""
+    out = {}
+    for _, name, kv in ev:
+        if name not in ('rxe_cc_period', 'rxe_cc_cnp'):
+            continue
+        d = out.setdefault(kv.get('dev'), {'acks': 0, 'ce': 0, 'ue': 0,
+                                           'congested': 0, 'victim': 0,
+                                           'cnps': 0})
+        if name == 'rxe_cc_cnp':
+            d['cnps'] += kv.get('what') == 'handled'
+            continue
+        d['acks'] += kv.get('n_ack', 0)
+        d['ce'] += kv.get('n_ce', 0)
+        d['ue'] += kv.get('n_ue', 0)
+        if kv.get('class') in ('congested', 'victim'):
+            d[kv['class']] += 1
+    return out
+
+
+def short_flow_metrics(run, flows, line_bps, rtt_s, small_bytes):
+    """FCT (eval/fct.py) of each short flow into a list, plus slowdowns."""
+    rows, sample = [], []
+    for f in flows:
+        try:
+            with open(os.path.join(run, 'flow-%d.client.txt' % f['id'])) as fh:
+                text = fh.read()
+            bw, mr = parse_perftest_bw(text), parse_perftest_msgrate(text)
+        except OSError:
+            bw = mr = None
+        t = F.fct_s(f['iters'], f['size'], bw, mr) if f['rc'] == 0 else None
+        censored = f['rc'] == 0 and bw == 0 and mr == 0
+        if censored:
+            t = F.fct_floor_s(f['iters'])
+        ideal = F.ideal_fct_s(f['iters'], f['size'], line_bps, rtt_s)
+        rows.append({'id': f['id'], 'src': f['src'], 'rc': f['rc'],
+                     'censored': censored,
+                     'bytes': f['iters'] * f['size'],
+                     'fct_ms': t * 1e3 if t is not None else None,
+                     'slowdown': t / ideal if t is not None else None})
+        sample.append((f['iters'], f['size'], t))
+    sd = F.slowdowns(sample, line_bps, rtt_s, small_bytes)
+    sd['censored'] = sum(r['censored'] for r in rows)
+    return rows, sd
+
+
 def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
-            period_ms=4.0):
+            period_ms=4.0, short_hosts=(), small_bytes=0):
     prios, ports = load_counters(os.path.join(run, 'lsw-counters.json'))
     ts = load_csv(os.path.join(run, 'lsw-timeseries.csv'))
     flows = load_flows(os.path.join(run, 'flows.tsv'))
@@ -206,8 +297,10 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
     m = {'bottleneck': bottleneck, 'prio': prio, 'bin_ms': bin_ms,
          'period_ms': period_ms, 'flows': []}
 
-    # Per flow (bw flows only): bytes the switch got from the sender port.
-    bw_flows = [f for f in flows if f['tool'] == 'ib_write_bw']
+    # Per flow (long bw flows only): bytes the switch got from the sender
+    # port.  Short flows share their sender's port: FCT only.
+    short = [f for f in flows if f['tool'] == 'ib_write_bw' and f['src'] in short_hosts]
+    bw_flows = [f for f in flows if f['tool'] == 'ib_write_bw' and f['src'] not in short_hosts]
     srcs = [f['src'] for f in bw_flows]
     cum, spans = {}, {}
     for f in bw_flows:
@@ -277,6 +370,15 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
     m['trace_events'] = len(ev)
     m['trace_halts'] = sum(1 for e in ev if e[1] == 'rxe_cc_halt')
     onset_metrics(m, cum, spans, qs, ev, period_ms, band)
+    echo = echoes_by_dev(ev)
+    for ent in m['flows']:
+        ent.update({'echo_' + k: v for k, v in
+                    echo.get('rxe_h%d' % ent['src'], {}).items()})
+    if short:
+        m['short_flows'], sd = short_flow_metrics(
+            run, short, rate, period_ms / 1e3, small_bytes)
+        m.update({'fct_' + k: v for k, v in sd.items()})
+        m['small_bytes'] = small_bytes
     write_onset_dat(run, m, cum, spans, qs, ev, period_ms)
 
     # PFC: every port, this priority; host NIC models included.
@@ -305,6 +407,18 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
     if victim is not None:
         v = [f for f in m['flows'] if f['id'] == victim]
         m['victim_mbps'] = v[0].get('lsw_mbps') if v else None
+        # The victim while the short (bursting) hosts send.
+        bports = [host_port(ports, 'h%d' % h) for h in short_hosts]
+        bs = span_union([active_interval([(r['time_ns'], r['bytes_in'])
+                                          for r in ts.get(hp + (prio,), [])])
+                         for hp in bports if hp])
+        if v and bs and victim in cum:
+            m['burst_t0_ns'], m['burst_t1_ns'] = bs
+            m['burst_overlap_s'] = overlap_s(spans.get(victim), bs)
+            # Without an overlap the bursts came after the victim ended
+            # (perftest set-up is seconds per process in TCG): no figure.
+            if m['burst_overlap_s'] > 0:
+                m['victim_burst_mbps'] = mean_mbps(cum[victim], *bs)
 
     # Latency samples (ib_write_lat -H), nearest-rank percentiles.
     for f in flows:
@@ -458,13 +572,18 @@ def main(argv):
     a.add_argument('--victim', type=int)
     a.add_argument('--band', type=float, default=0.10)
     a.add_argument('--period-ms', type=float, default=4.0)
+    a.add_argument('--short-hosts', default='',
+                   help='hosts (numbers, comma-separated) of short flows')
+    a.add_argument('--small-bytes', type=int, default=0)
     g = sub.add_parser('get', help='print one field of a metrics.json')
     g.add_argument('file')
     g.add_argument('field')
     args = ap.parse_args(argv)
     if args.cmd == 'analyse':
         m = analyse(args.run, args.bottleneck, args.prio, args.bin_ms,
-                    args.victim, args.band, args.period_ms)
+                    args.victim, args.band, args.period_ms,
+                    [int(h) for h in args.short_hosts.split(',') if h],
+                    args.small_bytes)
         json.dump(m, sys.stdout, indent=1, sort_keys=True)
         print()
     else:

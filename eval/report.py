@@ -14,7 +14,11 @@ import summary
 
 LOADED = 3.0   # 1-minute load average above which a run is suspect (2 CPUs)
 NAMES = {'none': 'none', 'dcqcn': 'DCQCN (mlx5, scaled)',
-         'dcqcn-paper': 'DCQCN (paper, scaled)', 'acc': 'ACC'}
+         'dcqcn-paper': 'DCQCN (paper, scaled)', 'acc': 'ACC',
+         'acc-nohalt': 'ACC without the halt (ablation)'}
+# Scenario columns beside the headline ones, shown when a run has them.
+EXTRA = ['victim_mbps', 'victim_burst_mbps', 'burst_overlap_s', 'flow_echo', 'flow_classes',
+         'flow_cnps', 'fct_all', 'fct_small', 'lat_p50_us', 'lat_p99_us']
 CAVEATS = [
     'The test bed is a TCG virtual machine behind a software switch: '
     '20 Mb/s links and a 4 ms control RTT stand for 25-40 Gb/s and 40 us. '
@@ -31,6 +35,13 @@ CAVEATS = [
     'there), so it cannot be shorter than that.' % 5,
     'One run per algorithm: a single VM run is one sample of the host\'s '
     'timing (2 cores shared with other jobs).',
+    'Short-flow FCT is perftest\'s own time from its first post to its last '
+    'completion; slowdown divides it by the wire time at the line rate plus '
+    'one period T (4 ms, above the 1.3-2.2 ms base RTT), so 1 is a flow '
+    'that met no queue.  Few small flows per run: p99 is close to the max.',
+    'In the victim case F0 and F1 share the s1 -> s2 link, so both are '
+    'congested there (CE) as well as paused by the bursts (UE); the '
+    'per-flow echo counts show both.',
 ]
 
 
@@ -94,7 +105,8 @@ def headline(runs):
 
 
 def table(runs):
-    cols = [c for c in summary.COLS if c[1] in summary.HEADLINE]
+    cols = [c for c in summary.COLS if c[1] in summary.HEADLINE or
+            (c[1] in EXTRA and any(r['m'].get(c[1]) is not None for r in runs))]
     h = ['<table><tr><th>scenario</th><th>algorithm</th><th>status</th>'
          '<th>host load</th>']
     h += ['<th>%s</th>' % html.escape(c[0]) for c in cols]

@@ -29,6 +29,13 @@ COLS = [  # (header, key, format, scale)
     ('drops', 'drops_all', '%d', 1),
     ('CE/UE marks', 'marks', None, None),
     ('victim Mb/s', 'victim_mbps', '%.1f', 1),
+    ('victim Mb/s during bursts', 'victim_burst_mbps', '%.2f', 1),
+    ('victim and bursts overlap s', 'burst_overlap_s', '%.1f', 1),
+    ('echoed CE/UE per flow', 'flow_echo', None, None),
+    ('congested/victim periods per flow', 'flow_classes', None, None),
+    ('CNPs per flow', 'flow_cnps', None, None),
+    ('short flows FCT slowdown p50/p99 (n)', 'fct_all', None, None),
+    ('small flows FCT slowdown p50/p99 (n)', 'fct_small', None, None),
     ('lat p50 us', 'lat_p50_us', '%.0f', 1),
     ('lat p99 us', 'lat_p99_us', '%.0f', 1),
 ]
@@ -38,8 +45,11 @@ HEADLINE = ['flows_window', 'utilisation', 'jain', 'converge_ms',
             'queue_active_mean_bytes', 'queue_p99_bytes', 'pfc_tx', 'paused_s']
 RATIO_KEYS = ['utilisation', 'converge_ms', 'within_share',
               'queue_active_mean_bytes', 'queue_p99_bytes', 'pfc_tx',
-              'paused_s', 'victim_mbps', 'lat_p50_us', 'lat_p99_us',
-              'flow_sum_mbps']
+              'paused_s', 'victim_mbps', 'victim_burst_mbps', 'lat_p50_us', 'lat_p99_us',
+              'flow_sum_mbps', 'fct_small_p50', 'fct_small_p99']
+# Ratios shown per scenario: (numerator, denominator) algorithms.
+RATIO_PAIRS = [('acc', 'dcqcn'), ('acc', 'dcqcn-paper'), ('acc', 'none'),
+               ('dcqcn', 'none'), ('acc', 'acc-nohalt')]
 
 
 def derived(m):
@@ -56,6 +66,17 @@ def derived(m):
     m['drops_all'] = m.get('drops', 0) + m.get('host_drops', 0)
     m['ecn_in'] = '%d/%d/%d' % (m.get('ect0_in', 0), m.get('ect1_in', 0), m.get('ce_in', 0))
     m['marks'] = '%d/%d' % (m.get('ce_marks', 0), m.get('ue_marks', 0))
+    if any('echo_acks' in f for f in fl):
+        m['flow_echo'] = ' '.join('%d/%d' % (f.get('echo_ce', 0), f.get('echo_ue', 0))
+                                  for f in fl)
+        m['flow_classes'] = ' '.join('%d/%d' % (f.get('echo_congested', 0),
+                                                f.get('echo_victim', 0)) for f in fl)
+        m['flow_cnps'] = ' '.join('%d' % f.get('echo_cnps', 0) for f in fl)
+    for name, pre in (('fct_all', 'fct_'), ('fct_small', 'fct_small_')):
+        if m.get(pre + 'n'):
+            m[name] = '%.1f/%.1f (%d)' % (m[pre + 'p50'], m[pre + 'p99'], m[pre + 'n'])
+    if m.get('fct_censored') and m.get('fct_all'):
+        m['fct_all'] += ', %d at the floor' % m['fct_censored']
     return m
 
 
@@ -82,6 +103,12 @@ def brief(path):
           % (fmt(m, 'queue_active_mean_bytes', '%.1f', 1e-3), fmt(m, 'queue_p99_bytes', '%.1f', 1e-3),
              fmt(m, 'queue_peak_bytes', '%.1f', 1e-3),
              fmt(m, 'pfc_tx', '%d', 1), fmt(m, 'paused_s', '%.2f', 1), m['drops_all']))
+    if m.get('flow_echo'):
+        print('per flow: echoed CE/UE %s, congested/victim periods %s, CNPs %s'
+              % (m['flow_echo'], m['flow_classes'], m['flow_cnps']))
+    if m.get('fct_all'):
+        print('short flows: FCT slowdown p50/p99 (n) %s, small ones %s'
+              % (m['fct_all'], m.get('fct_small', '–')))
     if m.get('lat_n'):
         print('latency p50 %s us, p99 %s us (%d samples)'
               % (fmt(m, 'lat_p50_us', '%.0f', 1), fmt(m, 'lat_p99_us', '%.0f', 1), m['lat_n']))
@@ -126,7 +153,7 @@ def summary(out):
     print('|' + '---|' * (2 + len(RATIO_KEYS)))
     any_ratio = False
     for s in sorted({r[0] for r in runs}):
-        for num, den in (('acc', 'dcqcn'), ('acc', 'none'), ('dcqcn', 'none')):
+        for num, den in RATIO_PAIRS:
             if (s, num) not in by or (s, den) not in by:
                 continue
             any_ratio = True
@@ -141,7 +168,8 @@ def summary(out):
     skipped = [r for r in runs if r[2] == 'SKIP']
     if skipped:
         print('\nSkipped: ' + ', '.join('%s/%s' % (r[0], r[1]) for r in skipped) +
-              ' (the kernel offers no such CC algorithm; see run.log)')
+              ' (the kernel lacks the algorithm or a knob the run needs, or the'
+              ' ablation does not run in that scenario; see run.log)')
     failed = [r for r in runs if r[2] == 'FAIL']
     if failed:
         print('\nFailed: ' + ', '.join('%s/%s' % (r[0], r[1]) for r in failed) +

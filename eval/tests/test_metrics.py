@@ -10,6 +10,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 import metrics as M  # noqa: E402
 import onset as O  # noqa: E402
 import scaling as S  # noqa: E402
+import fct as F  # noqa: E402
+import websearch as W  # noqa: E402
 
 CASES = []
 
@@ -225,8 +227,29 @@ def analyse_synthetic_run():
     json.dump(js, open(os.path.join(d, 'lsw-counters.json'), 'w'))
     open(os.path.join(d, 'flows.tsv'), 'w').write(
         '# id\n0\t0\t2\tib_write_bw\t0\t10\t65536\t0\t1.0\t2.0\n'
-        '1\t1\t2\tib_write_bw\t0.2\t10\t65536\t0\t1.2\t2.0\n')
-    m = M.analyse(d, 's1:h2', bin_ms=100, period_ms=100)
+        '1\t1\t2\tib_write_bw\t0.2\t10\t65536\t0\t1.2\t2.0\n'
+        # a short flow of host 3 (no lsw port of its own here): FCT only,
+        # not in the window, Jain or convergence below
+        '2\t3\t2\tib_write_bw\t0.9\t2\t1024\t0\t1.9\t2.0\n')
+    open(os.path.join(d, 'flow-2.client.txt'), 'w').write(
+        ' #bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]\n'
+        ' 1024       2           0.60            0.50               0.000512\n')
+    m = M.analyse(d, 's1:h2', bin_ms=100, period_ms=100, short_hosts=[3],
+                  small_bytes=4096)
+    assert len(m['flows']) == 2 and len(m['short_flows']) == 1
+    # 2048 B at 0.5 MiB/s = 3.90625 ms; ideal 2260 B at 10 Mb/s + 100 ms
+    assert close(m['short_flows'][0]['fct_ms'], 3.90625)
+    assert close(m['fct_small_p50'], 0.00390625 / (2260 * 8 / 10e6 + 0.1))
+    assert m['fct_small_n'] == 1 and m['small_bytes'] == 4096
+    assert m['fct_censored'] == 0
+    # Both columns print 0: below perftest's resolution, the floor of
+    # 2 s per message is the FCT (5 messages: 10 s), counted as censored.
+    assert F.fct_floor_s(5) == 10.0
+    with open(os.path.join(d, 'flow-2.client.txt'), 'w') as fh:
+        fh.write(' 1024       2           0.00            0.00               0.000000\n')
+    m = M.analyse(d, 's1:h2', bin_ms=100, period_ms=100, short_hosts=[3],
+                  small_bytes=4096)
+    assert m['fct_censored'] == 1 and close(m['short_flows'][0]['fct_ms'], 4000.0)
     assert close(m['utilisation'], 1.0)
     assert close(m['flows'][0]['lsw_mbps'], 5.0)
     assert close(m['flows'][1]['lsw_mbps'], 5.0)
@@ -246,6 +269,85 @@ def analyse_synthetic_run():
     assert m['queue_peak_bytes'] == 1500 and close(m['queue_mean_bytes'], 1000.0)
     assert m['pfc_tx'] == 4 and close(m['paused_s'], 0.3) and m['spread_ports'] == 1
     assert os.path.exists(os.path.join(d, 'rates.dat'))
+
+
+@case
+def fct_from_perftest_average_and_slowdown():
+    # 2 x 1024 B at 0.5 MB/s (2^20 B/MB): 2048 / 524288 = 3.90625 ms
+    assert close(F.fct_s(2, 1024, 0.5), 2048 / 524288)
+    assert F.fct_s(2, 1024, 0) is None and F.fct_s(2, 1024, None) is None
+    # 2 x 39 B in 5 ms: BW prints 0.01 (+-33 %), MsgRate 0.000400 (+-0.1 %):
+    # the message rate wins, 2 / 400 = 5 ms
+    assert close(F.fct_s(2, 39, 0.01, 0.000400), 0.005)
+    # 10 x 64 KiB in 1 s: BW 0.62 (+-0.8 %) beats MsgRate 0.000010 (+-5 %)
+    assert close(F.fct_s(10, 65536, 0.625, 0.000010), 1.0)
+    # wire: each 1024 B message is one frame (+106 B), a 1025 B one two
+    assert F.wire_bytes(2, 1024) == 2 * (1024 + 106)
+    assert F.wire_bytes(1, 1025) == 1025 + 2 * 106
+    # ideal at 8 Mb/s, RTT 4 ms: 2260 B * 8 / 8e6 = 2.26 ms + 4 ms
+    assert close(F.ideal_fct_s(2, 1024, 8e6, 0.004), 0.00626)
+    # slowdowns 1, 2, 3 (small: <= 2048 B) and 10 (large); a failed flow
+    # (None) is left out
+    i = F.ideal_fct_s(2, 1024, 8e6, 0.004)
+    j = F.ideal_fct_s(4, 65536, 8e6, 0.004)
+    r = F.slowdowns([(2, 1024, i), (2, 1024, 2 * i), (2, 1024, 3 * i),
+                     (4, 65536, 10 * j), (2, 1024, None)], 8e6, 0.004, 2048)
+    assert r['n'] == 4 and r['small_n'] == 3
+    assert close(r['small_p50'], 2.0) and close(r['small_p99'], 3.0)
+    assert close(r['p50'], 2.0) and close(r['p99'], 10.0)
+
+
+@case
+def websearch_sizes_scaled_and_drawn():
+    # k_b of 25 Gb/s, 40 us -> 20 Mb/s, 4 ms: (4000/40) * (20e6/25e9) = 0.08
+    k = W.k_bytes(20e6, 4000)
+    assert close(k, 0.08)
+    cdf = W.scaled_cdf(k)
+    assert cdf[1] == (800.0, 0.15) and cdf[-1] == (2_400_000.0, 1.0)
+    # inverse CDF, linear inside a step: u = 0.15 -> 800 B; u = 0.175 is
+    # halfway from 800 to 1600 B; u = 0 -> at least 1 B
+    assert W.draw(cdf, 0.15) == 800 and W.draw(cdf, 0.175) == 1200
+    assert W.draw(cdf, 0.0) == 1 and W.draw(cdf, 1.0) == 2_400_000
+    # messages: at least 5 (perftest's minimum), at most 64 KiB each
+    assert W.messages(100) == (5, 20) and W.messages(101) == (5, 21)
+    assert W.messages(400_000) == (7, 57143)
+    sp = W.specs(7, 6, [3, 4], 2, 2.0, 5.0, k)
+    assert [x[0] for x in sp] == [3, 4, 3, 4, 3, 4] and all(x[1] == 2 for x in sp)
+    assert [x[2] for x in sp] == [2.0, 2.5, 3.0, 3.5, 4.0, 4.5]
+    assert sp == W.specs(7, 6, [3, 4], 2, 2.0, 5.0, k)  # seeded
+
+
+@case
+def echoes_per_sender_device():
+    ev = [(1.0, 'rxe_cc_period', {'dev': 'rxe_h0', 'class': 'congested',
+                                  'n_ack': 5, 'n_ce': 4, 'n_ue': 0}),
+          (1.1, 'rxe_cc_period', {'dev': 'rxe_h1', 'class': 'victim',
+                                  'n_ack': 6, 'n_ce': 0, 'n_ue': 5}),
+          (1.2, 'rxe_cc_period', {'dev': 'rxe_h0', 'class': 'uncongested',
+                                  'n_ack': 5, 'n_ce': 1, 'n_ue': 1}),
+          (1.3, 'rxe_cc_cnp', {'dev': 'rxe_h1', 'what': 'handled'}),
+          (1.4, 'rxe_cc_cnp', {'dev': 'rxe_h1', 'what': 'ignored'}),
+          (1.5, 'rxe_cc_cnp', {'dev': 'rxe_h2', 'what': 'sent'}),
+          (1.6, 'rxe_cc_halt', {'dev': 'rxe_h0'})]
+    e = M.echoes_by_dev(ev)
+    assert e['rxe_h0'] == {'acks': 10, 'ce': 5, 'ue': 1, 'congested': 1,
+                           'victim': 0, 'cnps': 0}
+    assert e['rxe_h1'] == {'acks': 6, 'ce': 0, 'ue': 5, 'congested': 0,
+                           'victim': 1, 'cnps': 1}
+    assert e['rxe_h2']['cnps'] == 0 and 'rxe_h3' not in e
+
+
+@case
+def victim_rate_while_bursts_send():
+    assert M.span_union([None, (5, 9), (2, 7)]) == (2, 9)
+    assert M.span_union([None]) is None
+    # 1000 B per ms = 8 Mb/s; over [2 ms, 6 ms]
+    s = [(i * 1_000_000, i * 1000) for i in range(11)]
+    assert close(M.mean_mbps(s, 2_000_000, 6_000_000), 8.0)
+    assert M.mean_mbps(s, 6, 6) is None
+    assert close(M.overlap_s((0, 3_000_000_000), (2_000_000_000, 9)), 0.0)
+    assert close(M.overlap_s((0, 3_000_000_000), (2_000_000_000, 5_000_000_000)), 1.0)
+    assert M.overlap_s(None, (0, 1)) == 0.0
 
 
 def main():

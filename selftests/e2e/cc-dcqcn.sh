@@ -3,10 +3,13 @@
 #
 # selftests/e2e/cc-dcqcn.sh: DCQCN on the lsw test bed (host side, TAP).
 # lsw ports at 20 Mb/s (the 1-vCPU VM keeps up; see eval/README.md),
-# cc/line_rate_mbps 20, DCQCN knobs scaled (E2E_CC_KNOBS below).  Three VM
-# runs:
-#   none   2:1 incast h0,h1 -> h2 started together, algorithm none, lsw RED:
-#          lsw sees no ECT/CE packet, no CNP is sent (the PFC baseline);
+# cc/line_rate_mbps 20.  DCQCN runs the "mlx5 defaults, ratios preserved"
+# preset and its switch marking (RED from K = 1.5 BDP to min(2 K, 0.9 XOFF)),
+# both computed by eval/scaling.py, the one source of these numbers
+# (Documentation/rxe-acc/scaling.rst).  Three VM runs:
+#   none   2:1 incast h0,h1 -> h2 started together, algorithm none, the
+#          same lsw RED: lsw sees no ECT/CE packet, no CNP is sent (the PFC
+#          baseline);
 #   dcqcn  the same with DCQCN: fair shares (+-20 % of the fair share, each
 #          flow's mean over the window where both send, lsw bytes), CNPs
 #          sent and handled (sum over the senders = np_cnp_sent), fewer PFC
@@ -31,12 +34,14 @@ line=${rate%Mbps}
 iters=${CC_ITERS:-100}
 export E2E_RATE=$rate E2E_LINE_MBPS=$line E2E_TIMEOUT=200
 export E2E_ENV="E2E_ALGO E2E_FLOWS E2E_LINE_MBPS E2E_CC_KNOBS"
-# DCQCN time constants scaled to this test bed (RTT ~1.5 ms, 20 Mb/s): with
-# the mlx5 defaults (alpha update every 1 us, +5 Mb/s every 300 us) alpha
-# decays to ~0 between CNPs and the rate recovers within a packet or two:
-# the senders stay at ~20 Mb/s and PFC is as with none (2588 vs 2630).
+# The scaled preset (eval/scaling.py knobs mlx5): every time x RTT ratio,
+# every rate x line ratio, bytes x BDP ratio.  The unscaled mlx5 defaults
+# are inert at this rate (the rate recovers between CNPs: PFC as with none).
+scaling="python3 $E2E_TOP/eval/scaling.py"
 export E2E_HOST_SW="s1 s1 s1"
-export E2E_CC_KNOBS=${CC_KNOBS_DCQCN:-"rpg_ai_rate=1 rpg_hai_rate=2 rpg_time_reset=10000 dce_tcp_rtt=1000 rate_reduce_monitor_period=1000"}
+knobs=$($scaling knobs mlx5 --line-bps "${line}e6") || exit 1
+marking=$($scaling lsw mlx5 --line-bps "${line}e6") || exit 1
+export E2E_CC_KNOBS=${CC_KNOBS_DCQCN:-$knobs}
 
 ktap_header "DCQCN on the lsw test bed ($rate per port)" 15
 rm -rf "$res"
@@ -69,9 +74,11 @@ run() {
 }
 
 flows="0 2 0 $iters 65536; 1 2 0 $iters 65536"
-E2E_FLOWS=$flows run none none red "$here/guest-flows.sh"
+ktap_diag "knobs (scaling.py knobs mlx5): $E2E_CC_KNOBS"
+ktap_diag "marking (scaling.py lsw mlx5): $(tr "\n" " " <<<"$marking")"
+E2E_LSW_EXTRA=$marking E2E_FLOWS=$flows run none none red "$here/guest-flows.sh"
 rn=$?
-E2E_FLOWS=$flows run dcqcn dcqcn red "$here/guest-flows.sh"
+E2E_LSW_EXTRA=$marking E2E_FLOWS=$flows run dcqcn dcqcn red "$here/guest-flows.sh"
 rd=$?
 E2E_LSW_EXTRA=$(printf 'red_kmin 1000\nred_kmax 4000\nred_pmax 1.0') \
 	run phases dcqcn red "$here/cc-phases-guest.sh" \

@@ -14,6 +14,9 @@
 # Knobs (guest environment, pass with the runner's --env):
 #   E2E_LINE_MBPS  written to cc/line_rate_mbps (the lsw port rate)
 #   E2E_CC_KNOBS   "name=value ..." written to cc/<name> (DCQCN/ACC knobs)
+#   E2E_CC_REQUIRE "name ...": cc/ knobs the run needs; one missing makes
+#                  e2e_cc_setup skip (status 77), where a missing knob of
+#                  E2E_CC_KNOBS is only noted
 #   E2E_CTRL_DSCP  cc/ack_dscp and cc/cnp_dscp (default 48: lsw serves
 #                  DSCP 48 at strict priority, as a lab switch configured
 #                  for ACC serves its ACKs; the module's own default keeps
@@ -59,6 +62,11 @@ e2e_cc_setup() {
 			echo "# SKIP cc $algo: not in $d/available ($(cat "$d/available" 2>/dev/null))"
 			return 77
 		fi
+		for name in ${E2E_CC_REQUIRE:-}; do
+			[ -e "$d/$name" ] && continue
+			echo "# SKIP cc $algo: no $d/$name (this kernel lacks the knob the run needs)"
+			return 77
+		done
 		echo "$algo" >"$d/algorithm" || { echo "# cannot select $algo on $dev"; return 1; }
 		if [ -n "${E2E_LINE_MBPS:-}" ] && [ -e "$d/line_rate_mbps" ]; then
 			echo "$E2E_LINE_MBPS" >"$d/line_rate_mbps" ||
