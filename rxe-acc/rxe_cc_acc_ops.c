@@ -84,8 +84,12 @@ static void acc_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 	acc_sync_w(qp, 0);
 }
 
-static void acc_on_ack(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
-		       u64 rtt_ns, u64 now)
+/*
+ * One step of the core, for an acknowledgment (@is_ack, with its bytes,
+ * mark and RTT sample) or for its timer, with what the step did reported.
+ */
+static void acc_step(struct rxe_qp *qp, bool is_ack, u32 bytes,
+		     enum rxe_cc_mark mark, u64 rtt_ns, u64 now)
 {
 	struct rxe_cc_acc *st = rxe_cc_priv(qp);
 	struct rxe_cc_acc_period closed = st->cur;
@@ -95,23 +99,23 @@ static void acc_on_ack(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
 
 	acc_params(qp, &p);
 	acc_sync_w(qp, bytes);
-	flags = rxe_cc_acc_on_ack(st, &p, bytes, mark, rtt_ns,
-				  now, &ev);
+	if (is_ack)
+		flags = rxe_cc_acc_on_ack(st, &p, bytes, mark, rtt_ns, now,
+					  &ev);
+	else
+		flags = rxe_cc_acc_on_timer(st, &p, now, &ev);
 	acc_report(qp, flags, &ev, &closed);
+}
+
+static void acc_on_ack(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
+		       u64 rtt_ns, u64 now)
+{
+	acc_step(qp, true, bytes, mark, rtt_ns, now);
 }
 
 static void acc_on_timer(struct rxe_qp *qp, u64 now)
 {
-	struct rxe_cc_acc *st = rxe_cc_priv(qp);
-	struct rxe_cc_acc_period closed = st->cur;
-	struct rxe_cc_acc_params p;
-	struct rxe_cc_acc_ev ev;
-	u32 flags;
-
-	acc_params(qp, &p);
-	acc_sync_w(qp, 0);
-	flags = rxe_cc_acc_on_timer(st, &p, now, &ev);
-	acc_report(qp, flags, &ev, &closed);
+	acc_step(qp, false, 0, RXE_CC_MARK_NO, 0, now);
 }
 
 static u64 acc_rate_bps(struct rxe_qp *qp, u64 now)
