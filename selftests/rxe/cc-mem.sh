@@ -21,8 +21,6 @@ rxe_dmesg_clean >/dev/null
 
 ktap_header "per-QP memory: sender state only for QPs that run CC" 6
 
-cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
-both() { echo "$2" >"$(cc rxe_a)/$1" && echo "$2" >"$(cc rxe_b)/$1"; }
 slab8k() { awk '$1 == "kmalloc-8k" { print $2 }' /proc/slabinfo; }
 field() { # JSON KEY [SUBKEY]
 	python3 -c 'import json, sys
@@ -30,7 +28,7 @@ v = json.loads(sys.argv[1]).get(sys.argv[2], "")
 print(v.get(sys.argv[3], "") if len(sys.argv) > 3 else v)' "$@" 2>/dev/null
 }
 
-if rxe_two_hosts && both line_rate_mbps 100 &&
+if rxe_two_hosts && rxe_cc_both line_rate_mbps 100 &&
    ga=$(rxe_gid_index rxe_a 10.10.0.1) && gb=$(rxe_gid_index rxe_b 10.10.0.2) &&
    [ -r /proc/slabinfo ]; then
 	ktap_pass "two namespaces, GIDs, /proc/slabinfo"
@@ -41,7 +39,7 @@ fi
 
 declare -A R S
 for algo in none acc; do
-	both algorithm $algo
+	rxe_cc_both algorithm $algo
 	S[$algo.before]=$(slab8k)
 	R[$algo]=$(ip netns exec rxb python3 "$here/../fault/scale_qps.py" \
 		--src "rxe_b:$gb" --dst "rxe_a:$ga" --qps "$n" --active 1 \
