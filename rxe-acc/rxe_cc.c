@@ -67,7 +67,8 @@ static const struct rxe_cc_ops *rxe_cc_find_key(int key)
 {
 	const struct rxe_cc_ops *ops;
 
-	list_for_each_entry_rcu(ops, &rxe_cc_list, list)
+	list_for_each_entry_rcu(ops, &rxe_cc_list, list,
+				lockdep_is_held(&rxe_cc_list_lock))
 		if (ops->key == key)
 			return ops;
 	return NULL;
@@ -77,7 +78,8 @@ static const struct rxe_cc_ops *rxe_cc_find(const char *name)
 {
 	const struct rxe_cc_ops *ops;
 
-	list_for_each_entry_rcu(ops, &rxe_cc_list, list)
+	list_for_each_entry_rcu(ops, &rxe_cc_list, list,
+				lockdep_is_held(&rxe_cc_list_lock))
 		if (sysfs_streq(name, ops->name))
 			return ops;
 	return NULL;
@@ -593,6 +595,16 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, enum rxe_cc_why why)
 }
 
 /*
+ * The algorithm @cc runs, NULL if none or not started: an unlocked peek,
+ * for decisions a stale answer cannot harm (a QP starts or stops between
+ * two packets) and as the fast path before the lock.
+ */
+static const struct rxe_cc_ops *rxe_cc_ops_peek(const struct rxe_cc_qp *cc)
+{
+	return cc ? READ_ONCE(cc->ops) : NULL;
+}
+
+/*
  * The prologue of every data-path hook: lock @cc and return true if its
  * algorithm runs, else return false unlocked.  The unlocked peek keeps
  * the common case of a QP without CC (cc NULL) or not started at one
@@ -601,7 +613,7 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, enum rxe_cc_why why)
 static bool rxe_cc_lock_running(struct rxe_cc_qp *cc, unsigned long *flags)
 	__cond_acquires(&cc->lock)
 {
-	if (!cc || !READ_ONCE(cc->ops))
+	if (!rxe_cc_ops_peek(cc))
 		return false;
 	spin_lock_irqsave(&cc->lock, *flags);
 	if (cc->ops && !cc->stopped)
@@ -725,8 +737,7 @@ void rxe_cc_req_unsent(struct rxe_qp *qp, u32 psn, u32 bytes)
 /* Build-time BTH bits of a data packet: ask the receiver to echo marks. */
 void rxe_cc_data_bth(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
-	struct rxe_cc_qp *cc = rxe_cc_of(qp);
-	const struct rxe_cc_ops *ops = cc ? READ_ONCE(cc->ops) : NULL;
+	const struct rxe_cc_ops *ops = rxe_cc_ops_peek(rxe_cc_of(qp));
 
 	if (ops && ops->echo_marks)
 		bth_set_cc_echo_req(pkt, 1);
@@ -770,7 +781,7 @@ void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock)
 {
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
-	const struct rxe_cc_ops *ops = cc ? READ_ONCE(cc->ops) : NULL;
+	const struct rxe_cc_ops *ops = rxe_cc_ops_peek(cc);
 	u64 window_ns, pkt_ns;
 	u32 every = stock;
 
@@ -953,7 +964,6 @@ void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt)
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 {
 	struct rxe_qp *qp = pkt->qp;
-	struct rxe_cc_qp *cc;
 	s8 dscp;
 
 	if (!qp)
@@ -968,8 +978,7 @@ u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 	case RXE_OPCODE_ROCE_CNP:
 		return (tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 	}
-	cc = rxe_cc_of(qp);
-	if (!cc || !READ_ONCE(cc->ops))
+	if (!rxe_cc_ops_peek(rxe_cc_of(qp)))
 		return tclass;
 	return (tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 }
