@@ -22,6 +22,5 @@ extern "C" {
 #undef min_t
 #undef max_t
 #undef clamp_t
-#undef clamp
 
 #endif

@@ -5,6 +5,5 @@
 
 #define BITS_PER_BYTE		8
 #define BIT(nr)			(1UL << (nr))
-#define BIT_ULL(nr)		(1ULL << (nr))
 
 #endif

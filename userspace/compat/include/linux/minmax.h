@@ -12,6 +12,5 @@
 #define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 #define max_t(type, a, b)	((type)(a) > (type)(b) ? (type)(a) : (type)(b))
 #define clamp_t(type, v, lo, hi) min_t(type, max_t(type, v, lo), hi)
-#define clamp(v, lo, hi)	min(max(v, lo), hi)
 
 #endif
