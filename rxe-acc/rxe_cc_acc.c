@@ -102,12 +102,12 @@
  *	t_halt = excess * 8e9 / r    only for excess < halt_max * r / 8e9,
  *				     hence < halt_max <= 1 s
  *	r      = bytes * 8e9 / span  <= line rate, by the span floor
- *	step   = (C - R) * beta / 2^16, beta <= 2^15; or
+ *	step   = (C - R) * beta / 1e6, beta <= 5e5 (128-bit product); or
  *	probe << s, probe <= C / 512, s <= 16: < 1.6e12 * 2^7
  *	allowed = R * dt / 8e9 bytes, dt the gate window's age: < 2^64
  *		  for any dt below 100 days
  *	gate   rg * 1000 and R * 980 <= 1.6e15
- * beta0 << (n - 1) is taken with n - 1 <= RXE_CC_ACC_BETA_SHIFT, where
+ * beta0 << (n - 1) is taken with n - 1 <= RXE_CC_ACC_BETA_MAX_SHIFT, where
  * beta0 >= 1 has already reached the 1/2 cap.
  */
 #include "rxe_cc_acc.h"
@@ -120,7 +120,7 @@
 #define ACC_DEF_LINE_RATE_BPS		(100ULL * 1000 * 1000 * 1000)
 #define ACC_DEF_THETA_CE_PERMILLE	900	/* seed: 90 % CE */
 #define ACC_DEF_P_THRESH		3
-#define ACC_DEF_BETA0			(RXE_CC_ACC_BETA_ONE / 16)
+#define ACC_DEF_BETA0_PPM		(RXE_CC_ACC_BETA_ONE / 16)
 #define ACC_BETA_CAP			(RXE_CC_ACC_BETA_ONE / 2)
 
 /* r keeps reading the ACKs of a halt's first 3/4: see "ACK rate". */
@@ -159,7 +159,7 @@ void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
 		.base_rtt_ns = 0,
 		.theta_ce_permille = ACC_DEF_THETA_CE_PERMILLE,
 		.p_thresh = ACC_DEF_P_THRESH,
-		.beta0 = ACC_DEF_BETA0,
+		.beta0_ppm = ACC_DEF_BETA0_PPM,
 		.halt = 1,
 		.gate = 0,
 	};
@@ -194,7 +194,7 @@ int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
 	    !rxe_cc_in_range(p->base_rtt_ns, 0, RXE_CC_ACC_MAX_TAU_NS) ||
 	    !rxe_cc_in_range(p->theta_ce_permille, 1, RXE_CC_ACC_PERMILLE) ||
 	    !rxe_cc_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
-	    !rxe_cc_in_range(p->beta0, 1, ACC_BETA_CAP) ||
+	    !rxe_cc_in_range(p->beta0_ppm, 1, ACC_BETA_CAP) ||
 	    !rxe_cc_in_range(p->halt, 0, 1) ||
 	    !rxe_cc_in_range(p->gate, 0, 1))
 		return -RXE_CC_EINVAL;
@@ -538,11 +538,11 @@ static u32 victim_period(struct rxe_cc_acc *st,
 	return RXE_CC_ACC_EV_VICTIM_BACKOFF;
 }
 
-static u32 increase_beta(u32 beta0, u32 n)
+static u32 ramp_beta_ppm(u32 beta0_ppm, u32 n)
 {
-	u32 shift = min_t(u32, n - 1, RXE_CC_ACC_BETA_SHIFT);
+	u32 shift = min_t(u32, n - 1, RXE_CC_ACC_BETA_MAX_SHIFT);
 
-	return min_t(u64, (u64)beta0 << shift, ACC_BETA_CAP);
+	return min_t(u64, (u64)beta0_ppm << shift, ACC_BETA_CAP);
 }
 
 enum acc_gate_verdict {
@@ -588,7 +588,7 @@ static u64 increase_step(const struct rxe_cc_acc *st,
 
 	if (!st->share_bps || !p->gate)	/* the ramp to C */
 		return mul_u64_u64_div_u64(cap - st->rate_bps,
-					   increase_beta(p->beta0, st->inc_run),
+					   ramp_beta_ppm(p->beta0_ppm, st->inc_run),
 					   RXE_CC_ACC_BETA_ONE);
 	if (st->rate_bps < st->share_bps)	/* below the share: half way */
 		return max((st->share_bps - st->rate_bps) / 2, probe);

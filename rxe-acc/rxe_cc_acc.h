@@ -10,9 +10,10 @@
 
 #include "rxe_cc_core.h"
 
-/* beta (the increase gain) is fixed point of RXE_CC_ACC_BETA_ONE. */
-#define RXE_CC_ACC_BETA_SHIFT		16
-#define RXE_CC_ACC_BETA_ONE		BIT(RXE_CC_ACC_BETA_SHIFT)
+/* beta, the increase gain, is in parts per million. */
+#define RXE_CC_ACC_BETA_ONE		1000000U
+/* 1 << 19 > ONE / 2: any beta0 has reached the 1/2 cap after 19 doublings */
+#define RXE_CC_ACC_BETA_MAX_SHIFT	19
 
 #define RXE_CC_ACC_PERMILLE		1000U
 
@@ -35,7 +36,7 @@ struct rxe_cc_acc_params {
 	u64 base_rtt_ns;	/* tau, [0, 1 s]; 0 = measure (min RTT) */
 	u32 theta_ce_permille;	/* CE share for "congested", [1, 1000]; 900 */
 	u32 p_thresh;		/* UE periods kept before halving, [1, 1000] */
-	u32 beta0;		/* first ramp gain, [1, ONE/2]; ONE/16 */
+	u32 beta0_ppm;		/* first ramp gain, [1, ONE/2]; ONE/16 */
 	u32 halt;		/* 1: source halt; 0: never halt (ablation) */
 	u32 gate;		/* 1: gated probe; 0: ramp to C (the old rule) */
 };

@@ -202,7 +202,7 @@ RXE_CC_KNOB(acc_max_rate_mbps, acc.max_rate_bps, RXE_CC_BPS_PER_MBPS);
 RXE_CC_KNOB(acc_start_rate_mbps, acc.start_rate_bps, RXE_CC_BPS_PER_MBPS);
 RXE_CC_KNOB(acc_theta_ce_pct, acc.theta_ce_permille, 10);
 RXE_CC_KNOB(acc_p_thresh, acc.p_thresh, 1);
-RXE_CC_KNOB(acc_beta0_q16, acc.beta0, 1);
+RXE_CC_KNOB(acc_beta0_ppm, acc.beta0_ppm, 1);
 RXE_CC_KNOB(acc_halt, acc.halt, 1);
 RXE_CC_KNOB(acc_gate, acc.gate, 1);
 
@@ -414,7 +414,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&rxe_cc_knob_acc_start_rate_mbps.attr.attr,
 	&rxe_cc_knob_acc_theta_ce_pct.attr.attr,
 	&rxe_cc_knob_acc_p_thresh.attr.attr,
-	&rxe_cc_knob_acc_beta0_q16.attr.attr,
+	&rxe_cc_knob_acc_beta0_ppm.attr.attr,
 	&rxe_cc_knob_acc_halt.attr.attr,
 	&rxe_cc_knob_acc_gate.attr.attr,
 	NULL,

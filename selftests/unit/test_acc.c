@@ -97,7 +97,7 @@ static void test_defaults_and_check(void **state)
 	assert_int_equal(p.halt_max_ns, 8 * p.period_ns);
 	assert_int_equal(p.theta_ce_permille, 900);
 	assert_int_equal(p.p_thresh, 3);
-	assert_int_equal(p.beta0, RXE_CC_ACC_BETA_ONE / 16);
+	assert_int_equal(p.beta0_ppm, RXE_CC_ACC_BETA_ONE / 16);
 	assert_int_equal(p.base_rtt_ns, 0);
 	assert_int_equal(p.halt, 1);
 
@@ -114,8 +114,8 @@ static void test_defaults_and_check(void **state)
 	BAD(p.theta_ce_permille = 0);
 	BAD(p.theta_ce_permille = 1001);
 	BAD(p.p_thresh = 0);
-	BAD(p.beta0 = 0);
-	BAD(p.beta0 = RXE_CC_ACC_BETA_ONE / 2 + 1);
+	BAD(p.beta0_ppm = 0);
+	BAD(p.beta0_ppm = RXE_CC_ACC_BETA_ONE / 2 + 1);
 	BAD(p.line_rate_bps = 0);
 	BAD(p.line_rate_bps = RXE_CC_ACC_MAX_RATE_BPS + 1);
 	BAD(p.min_rate_bps = 999);
@@ -125,7 +125,7 @@ static void test_defaults_and_check(void **state)
 	BAD(p.start_rate_bps = p.min_rate_bps - 1);
 	BAD(p.max_rate_bps = GBPS; p.start_rate_bps = 2 * GBPS);
 	BAD(p.base_rtt_ns = NS_PER_SEC + 1);
-	GOOD(p.beta0 = RXE_CC_ACC_BETA_ONE / 2);
+	GOOD(p.beta0_ppm = RXE_CC_ACC_BETA_ONE / 2);
 	GOOD(p.theta_ce_permille = 1000);
 	GOOD(p.max_rate_bps = GBPS; p.start_rate_bps = GBPS);
 	GOOD(p.base_rtt_ns = 10 * NS_PER_US);
@@ -857,7 +857,7 @@ static void test_random_rates_stay_in_bounds(void **state)
 		p.halt_max_ns = prng_range(&seed, p.period_ns,
 					   20 * p.period_ns);
 		p.p_thresh = prng_range(&seed, 1, 5);
-		p.beta0 = prng_range(&seed, 1, RXE_CC_ACC_BETA_ONE / 2);
+		p.beta0_ppm = prng_range(&seed, 1, RXE_CC_ACC_BETA_ONE / 2);
 		p.theta_ce_permille = prng_range(&seed, 1, 1000);
 		p.base_rtt_ns = prng_range(&seed, 0, 1) ?
 				prng_range(&seed, 1, NS_PER_MS) : 0;
