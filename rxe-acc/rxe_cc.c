@@ -87,7 +87,8 @@ static const struct rxe_cc_ops *rxe_cc_find(const char *name)
 
 /**
  * rxe_cc_register - make an algorithm available to the knobs
- * @ops: its ops table; init, rate_bps and on_ack or on_cnp are required
+ * @ops: its ops table; load_params, init, rate_bps and on_ack or on_cnp
+ *	 are required
  *
  * The algorithms are built into rdma_rxe: they register at module load
  * and unregister at unload, after every device (so every QP) is gone.
@@ -97,6 +98,7 @@ int rxe_cc_register(struct rxe_cc_ops *ops)
 	int key, ret = 0;
 
 	if (!ops->init || !ops->rate_bps || (!ops->on_ack && !ops->on_cnp) ||
+	    !ops->load_params || ops->params_size > RXE_CC_PARAMS_SIZE ||
 	    ops->priv_size > RXE_CC_PRIV_SIZE || !ops->name[0] ||
 	    sysfs_streq(ops->name, "none") || sysfs_streq(ops->name, "default")) {
 		pr_err("rxe_cc: %s does not implement the required ops\n",
@@ -245,6 +247,40 @@ void rxe_cc_netdev_event(struct rxe_dev *rxe)
 u64 rxe_cc_now_ns(void)
 {
 	return ktime_get_ns();
+}
+
+/**
+ * rxe_cc_qp_params - the algorithm's knobs as @qp uses them
+ * @qp: a QP running an algorithm, its cc->lock held
+ *
+ * The device's knobs, clamped to the QP's line rate and transport timer
+ * by the algorithm's load_params(), are derived once per knob write, not
+ * on every packet: the cache is keyed on the device's knob sequence
+ * (always even once read; odd marks it stale, see rxe_cc_qp_start()) and
+ * on the QP's retransmit timeout, which a modify may change at any time.
+ * The copy is taken inside the sequence: a knob write changes one field,
+ * but the cores check fields against each other (min <= max), so a QP
+ * must never mix two writes.
+ */
+const void *rxe_cc_qp_params(struct rxe_qp *qp)
+{
+	struct rxe_cc_qp *cc = qp->cc;
+	struct rxe_cc_dev *dev = &rxe_cc_qp_dev(qp)->cc;
+	unsigned long timeout = READ_ONCE(qp->qp_timeout_jiffies);
+	unsigned int seq = read_seqbegin(&dev->params_seq);
+
+	lockdep_assert_held(&cc->lock);
+	if (likely(seq == cc->params_seq &&
+		   timeout == cc->params_timeout_jiffies))
+		return cc->params;
+
+	do {
+		seq = read_seqbegin(&dev->params_seq);
+		cc->params_timeout_jiffies = timeout;
+		cc->ops->load_params(qp, &dev->params, cc->params);
+	} while (read_seqretry(&dev->params_seq, seq));
+	cc->params_seq = seq;
+	return cc->params;
 }
 
 static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
@@ -471,6 +507,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	now = rxe_cc_now_ns();
 	memset(cc->priv, 0, sizeof(cc->priv));
 	cc->line_rate_bps = line_bps;
+	cc->params_seq = 1;	/* odd: derive anew for this line rate */
 	cc->wire_overhead_bytes = rxe_cc_qp_wire_overhead(qp);
 	rxe_cc_sync_psn(qp);
 	/* read responses carry the peer's request PSNs */

@@ -103,6 +103,9 @@ struct ib_qp_attr;
 /* Bytes of per-QP private state an algorithm may use (rxe_cc_priv()). */
 #define RXE_CC_PRIV_U64			80
 #define RXE_CC_PRIV_SIZE		(RXE_CC_PRIV_U64 * sizeof(u64))
+/* Bytes of derived knobs an algorithm may cache per QP (rxe_cc_qp_params). */
+#define RXE_CC_PARAMS_U64		16
+#define RXE_CC_PARAMS_SIZE		(RXE_CC_PARAMS_U64 * sizeof(u64))
 
 /* Priorities a QP's traffic class maps to: DSCP >> 3, as dscp2prio does. */
 #define RXE_CC_NUM_PRIO			8
@@ -136,21 +139,6 @@ struct rxe_cc_dev {
 	u32 speed_mbps;			/* netdev speed, 0: unknown */
 };
 
-/*
- * Copy the knob set @member of @rxe into *@dst as one write left it: a
- * knob write changes one field, but the cores check fields against each
- * other (min <= max), so a reader must never mix two writes.
- */
-#define rxe_cc_params_read(rxe, member, dst)				\
-	do {								\
-		unsigned int __seq;					\
-									\
-		do {							\
-			__seq = read_seqbegin(&(rxe)->cc.params_seq);	\
-			*(dst) = (rxe)->cc.params.member;		\
-		} while (read_seqretry(&(rxe)->cc.params_seq, __seq));	\
-	} while (0)
-
 /* Sender state of an RC QP that runs an algorithm (allocated). */
 struct rxe_cc_qp {
 	struct rxe_qp *qp;		/* back pointer, for the timers */
@@ -170,6 +158,10 @@ struct rxe_cc_qp {
 	struct rxe_cc_ring req;		/* request packets in flight */
 	struct rxe_cc_ring resp;	/* read responses in flight */
 	u64 priv[RXE_CC_PRIV_U64];	/* the algorithm's: rxe_cc_priv() */
+	/* the knobs as this QP uses them, see rxe_cc_qp_params() */
+	unsigned int params_seq;	/* the device's knob sequence; odd: stale */
+	unsigned long params_timeout_jiffies;
+	u64 params[RXE_CC_PARAMS_U64];
 	struct rxe_cc_sent req_slots[RXE_CC_REQ_SLOTS];
 	struct rxe_cc_sent resp_slots[RXE_CC_RESP_SLOTS];
 };
@@ -202,16 +194,20 @@ enum rxe_cc_cnp_what {
 
 /*
  * An algorithm, as tcp_congestion_ops: hooks called with the QP's
- * cc->lock held, state in rxe_cc_priv(qp).  init, rate_bps and one of
- * on_ack/on_cnp are required.
+ * cc->lock held, state in rxe_cc_priv(qp), knobs from rxe_cc_qp_params(qp).
+ * load_params, init, rate_bps and one of on_ack/on_cnp are required.
  */
 struct rxe_cc_ops {
 	struct list_head list;
 	u8 key;				/* given by rxe_cc_register() */
 	char name[RXE_CC_NAME_MAX];
 	u32 priv_size;			/* <= RXE_CC_PRIV_SIZE */
+	u32 params_size;		/* <= RXE_CC_PARAMS_SIZE */
 	u32 ack_req_every;		/* ask for an ACK every N packets */
 	bool echo_marks;		/* ask the receiver to echo marks */
+	/* derive this QP's knobs from the device's (no lock but cc->lock) */
+	void (*load_params)(struct rxe_qp *qp, const struct rxe_cc_params *dev,
+			    void *params);
 	void (*init)(struct rxe_qp *qp, u64 now_ns);
 	/* data the QP put on the wire: new requests and read responses */
 	void (*on_xmit)(struct rxe_qp *qp, u32 bytes, u64 now_ns);
@@ -249,6 +245,7 @@ int rxe_cc_algo_by_name(const char *buf);
 const char *rxe_cc_algo_name(int key);
 int rxe_cc_algos_show(char *buf);
 u64 rxe_cc_now_ns(void);
+const void *rxe_cc_qp_params(struct rxe_qp *qp);
 void rxe_cc_dev_init(struct rxe_dev *rxe);
 void rxe_cc_netdev_event(struct rxe_dev *rxe);
 void rxe_cc_qp_init(struct rxe_qp *qp);

@@ -21,16 +21,19 @@
  * The device's ACC knobs with this QP's line rate (clamped as DCQCN's),
  * and a halt that the QP's own transport timer tolerates: a halt longer
  * than half the retransmit timeout would make the peer's ACKs look lost
- * and retransmit data the switch still holds.
+ * and retransmit data the switch still holds.  The framework caches the
+ * result (rxe_cc_qp_params()).
  */
-static void acc_params(struct rxe_qp *qp, struct rxe_cc_acc_params *p)
+static void acc_load_params(struct rxe_qp *qp,
+			    const struct rxe_cc_params *dev, void *params)
 {
+	unsigned long timeout = qp->cc->params_timeout_jiffies;
 	u64 line = qp->cc->line_rate_bps;
+	struct rxe_cc_acc_params *p = params;
 
-	rxe_cc_params_read(rxe_cc_qp_dev(qp), acc, p);
-	if (qp->qp_timeout_jiffies)
-		p->halt_max_ns = clamp_t(u64,
-					 jiffies_to_nsecs(qp->qp_timeout_jiffies) / 2,
+	*p = dev->acc;
+	if (timeout)
+		p->halt_max_ns = clamp_t(u64, jiffies_to_nsecs(timeout) / 2,
 					 p->period_ns, p->halt_max_ns);
 	p->line_rate_bps = line;
 	p->min_rate_bps = min(p->min_rate_bps, line);
@@ -62,10 +65,7 @@ static void acc_report(struct rxe_qp *qp, u32 flags,
 
 static void acc_init(struct rxe_qp *qp, u64 now)
 {
-	struct rxe_cc_acc_params p;
-
-	acc_params(qp, &p);
-	rxe_cc_acc_init(rxe_cc_priv(qp), &p, now);
+	rxe_cc_acc_init(rxe_cc_priv(qp), rxe_cc_qp_params(qp), now);
 }
 
 /*
@@ -92,18 +92,16 @@ static void acc_step(struct rxe_qp *qp, bool is_ack, u32 bytes,
 		     enum rxe_cc_mark mark, u64 rtt_ns, u64 now)
 {
 	struct rxe_cc_acc *st = rxe_cc_priv(qp);
+	const struct rxe_cc_acc_params *p = rxe_cc_qp_params(qp);
 	struct rxe_cc_acc_period closed = st->cur;
-	struct rxe_cc_acc_params p;
 	struct rxe_cc_acc_ev ev;
 	u32 flags;
 
-	acc_params(qp, &p);
 	acc_sync_w(qp, bytes);
 	if (is_ack)
-		flags = rxe_cc_acc_on_ack(st, &p, bytes, mark, rtt_ns, now,
-					  &ev);
+		flags = rxe_cc_acc_on_ack(st, p, bytes, mark, rtt_ns, now, &ev);
 	else
-		flags = rxe_cc_acc_on_timer(st, &p, now, &ev);
+		flags = rxe_cc_acc_on_timer(st, p, now, &ev);
 	acc_report(qp, flags, &ev, &closed);
 }
 
@@ -118,9 +116,11 @@ static void acc_on_timer(struct rxe_qp *qp, u64 now)
 	acc_step(qp, false, 0, RXE_CC_MARK_NO, 0, now);
 }
 
+/* The cap holds at once when a knob lowers it, not at the next event. */
 static u64 acc_rate_bps(struct rxe_qp *qp, u64 now)
 {
-	return rxe_cc_acc_rate_bps(rxe_cc_priv(qp), now);
+	return min(rxe_cc_acc_rate_bps(rxe_cc_priv(qp), now),
+		   rxe_cc_acc_max_rate_bps(rxe_cc_qp_params(qp)));
 }
 
 static u64 acc_next_timer_ns(struct rxe_qp *qp)
@@ -130,13 +130,12 @@ static u64 acc_next_timer_ns(struct rxe_qp *qp)
 
 static int acc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 {
+	const struct rxe_cc_acc_params *p = rxe_cc_qp_params(qp);
 	const struct rxe_cc_acc *st = rxe_cc_priv(qp);
-	struct rxe_cc_acc_params p;
 
-	acc_params(qp, &p);
 	if (rdma_nl_put_driver_u32(msg, "acc_halted", st->halted) ||
 	    rdma_nl_put_driver_u64(msg, "acc_base_rtt_ns",
-				   rxe_cc_acc_tau_ns(st, &p)) ||
+				   rxe_cc_acc_tau_ns(st, p)) ||
 	    rdma_nl_put_driver_u32(msg, "acc_victim_periods", st->ue_run) ||
 	    rdma_nl_put_driver_u32(msg, "acc_increase_streak", st->inc_run) ||
 	    rdma_nl_put_driver_u64(msg, "acc_halts", st->stats.halts) ||
@@ -151,12 +150,15 @@ static int acc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 }
 
 static_assert(sizeof(struct rxe_cc_acc) <= RXE_CC_PRIV_SIZE);
+static_assert(sizeof(struct rxe_cc_acc_params) <= RXE_CC_PARAMS_SIZE);
 
 struct rxe_cc_ops rxe_cc_acc_ops = {
 	.name		= "acc",
 	.priv_size	= sizeof(struct rxe_cc_acc),
+	.params_size	= sizeof(struct rxe_cc_acc_params),
 	.ack_req_every	= 1,	/* r comes from the ACK clock */
 	.echo_marks	= true,
+	.load_params	= acc_load_params,
 	.init		= acc_init,
 	.on_xmit	= acc_on_xmit,
 	.on_ack		= acc_on_ack,

@@ -22,13 +22,16 @@
  * The device's DCQCN knobs with this QP's line rate.  The knobs were
  * checked against the largest line rate; rates above this QP's own line
  * (a 50 Mb/s hyper step on a 20 Mb/s link, a floor set for a faster port)
- * are clamped to it, so that the floor never exceeds the cap.
+ * are clamped to it, so that the floor never exceeds the cap.  The
+ * framework caches the result (rxe_cc_qp_params()).
  */
-static void dcqcn_params(struct rxe_qp *qp, struct rxe_cc_dcqcn_params *p)
+static void dcqcn_load_params(struct rxe_qp *qp,
+			      const struct rxe_cc_params *dev, void *params)
 {
 	u32 line = max_t(u32, div_u64(qp->cc->line_rate_bps, RXE_CC_DCQCN_KBPS), 1);
+	struct rxe_cc_dcqcn_params *p = params;
 
-	rxe_cc_params_read(rxe_cc_qp_dev(qp), dcqcn, p);
+	*p = dev->dcqcn;
 	p->line_rate_kbps = line;
 	p->rpg_min_rate_kbps = min(p->rpg_min_rate_kbps, line);
 	p->rpg_max_rate_kbps = min(p->rpg_max_rate_kbps, line);
@@ -40,28 +43,22 @@ static void dcqcn_params(struct rxe_qp *qp, struct rxe_cc_dcqcn_params *p)
 
 static void dcqcn_init(struct rxe_qp *qp, u64 now)
 {
-	struct rxe_cc_dcqcn_params p;
-
-	dcqcn_params(qp, &p);
-	rxe_cc_dcqcn_init(rxe_cc_priv(qp), &p, now);
+	rxe_cc_dcqcn_init(rxe_cc_priv(qp), rxe_cc_qp_params(qp), now);
 }
 
 static void dcqcn_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 {
-	struct rxe_cc_dcqcn_params p;
-
-	dcqcn_params(qp, &p);
-	rxe_cc_dcqcn_on_bytes_sent(rxe_cc_priv(qp), &p, bytes, now, NULL);
+	rxe_cc_dcqcn_on_bytes_sent(rxe_cc_priv(qp),
+				   rxe_cc_qp_params(qp), bytes, now, NULL);
 }
 
 static void dcqcn_on_cnp(struct rxe_qp *qp, u64 now)
 {
-	struct rxe_cc_dcqcn_params p;
+	const struct rxe_cc_dcqcn_params *p = rxe_cc_qp_params(qp);
 	struct rxe_cc_dcqcn_ev ev;
 	u32 flags;
 
-	dcqcn_params(qp, &p);
-	flags = rxe_cc_dcqcn_on_cnp(rxe_cc_priv(qp), &p, now, &ev);
+	flags = rxe_cc_dcqcn_on_cnp(rxe_cc_priv(qp), p, now, &ev);
 	if (flags & RXE_CC_DCQCN_EV_CNP_IGNORED) {
 		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_RP_CNP_IGNORED);
 		trace_rxe_cc_cnp(qp, RXE_CC_CNP_IGNORED, ev.alpha);
@@ -73,23 +70,20 @@ static void dcqcn_on_cnp(struct rxe_qp *qp, u64 now)
 
 static void dcqcn_on_timer(struct rxe_qp *qp, u64 now)
 {
-	struct rxe_cc_dcqcn_params p;
-
-	dcqcn_params(qp, &p);
-	rxe_cc_dcqcn_on_timer(rxe_cc_priv(qp), &p, now, NULL);
+	rxe_cc_dcqcn_on_timer(rxe_cc_priv(qp), rxe_cc_qp_params(qp), now, NULL);
 }
 
+/* The cap holds at once when a knob lowers it, not at the next event. */
 static u64 dcqcn_rate_bps(struct rxe_qp *qp, u64 now)
 {
-	return rxe_cc_dcqcn_rate_bps(rxe_cc_priv(qp));
+	return min(rxe_cc_dcqcn_rate_bps(rxe_cc_priv(qp)),
+		   rxe_cc_dcqcn_max_rate_bps(rxe_cc_qp_params(qp)));
 }
 
 static u64 dcqcn_next_timer_ns(struct rxe_qp *qp)
 {
-	struct rxe_cc_dcqcn_params p;
-
-	dcqcn_params(qp, &p);
-	return rxe_cc_dcqcn_next_timer_ns(rxe_cc_priv(qp), &p);
+	return rxe_cc_dcqcn_next_timer_ns(rxe_cc_priv(qp),
+					  rxe_cc_qp_params(qp));
 }
 
 static int dcqcn_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
@@ -108,11 +102,14 @@ static int dcqcn_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 }
 
 static_assert(sizeof(struct rxe_cc_dcqcn_rp) <= RXE_CC_PRIV_SIZE);
+static_assert(sizeof(struct rxe_cc_dcqcn_params) <= RXE_CC_PARAMS_SIZE);
 
 struct rxe_cc_ops rxe_cc_dcqcn_ops = {
 	.name		= "dcqcn",
 	.priv_size	= sizeof(struct rxe_cc_dcqcn_rp),
+	.params_size	= sizeof(struct rxe_cc_dcqcn_params),
 	.ack_req_every	= 0,	/* stock: DCQCN does not need the ACK clock */
+	.load_params	= dcqcn_load_params,
 	.init		= dcqcn_init,
 	.on_xmit	= dcqcn_on_xmit,
 	.on_cnp		= dcqcn_on_cnp,

@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "rxe congestion control framework" 12
+ktap_header "rxe congestion control framework" 13
 
 cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 setk() { echo "$3" >"$(cc "$1")/$2"; }
@@ -78,6 +78,17 @@ qp_field() {
 		/type RC/ { for (i = 1; i < NF; i++) if ($i == "drv_" f) print $(i + 1) }'
 }
 
+# wait_qp DEV: until DEV has an RC QP with CC state in rdma res (at most
+# 20 s: a loaded TCG VM may take seconds to connect a perftest pair).
+wait_qp() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -n "$(qp_field "$1" cc_algorithm)" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # Run ib_write_bw rxb -> rxa in the background; RXE_BG holds the PIDs.
 # BG_GID=6: over the IPv6 GIDs (IPv4 by default).
 bg_flow() {
@@ -97,19 +108,19 @@ bg_flow() {
 choice_case() {
 	local a1 a2 a3
 	both algorithm dcqcn && both line_rate_mbps 50 || return 1
-	bg_flow -n 300 -s 65536
-	sleep 2
+	bg_flow -n 3000 -s 65536
+	wait_qp rxe_b
 	a1=$(qp_field rxe_b cc_algorithm)
 	both algorithm acc
 	sleep 1
 	a2=$(qp_field rxe_b cc_algorithm)
-	wait "${RXE_BG[@]}"
+	kill "${RXE_BG[@]}" 2>/dev/null; wait "${RXE_BG[@]}" 2>/dev/null
 	# DSCP 26 (tclass 104) is priority 3
 	both prio3_algorithm none
 	bg_flow -n 3000 -s 65536 --tclass 104
-	sleep 2
+	wait_qp rxe_b
 	a3=$(qp_field rxe_b cc_algorithm)
-	wait "${RXE_BG[@]}"
+	kill "${RXE_BG[@]}" 2>/dev/null; wait "${RXE_BG[@]}" 2>/dev/null
 	both prio3_algorithm default
 	echo "# running QP: $a1, after the default changed: $a2, prio 3 QP: $a3"
 	[ "$a1" = dcqcn ] && [ "$a2" = dcqcn ] && [ "$a3" = none ]
@@ -119,16 +130,39 @@ ktap_check "QPs keep their algorithm; per-priority choice beats the default" cho
 res_case() {
 	local out
 	both algorithm acc && both line_rate_mbps 50 || return 1
-	bg_flow -n 300 -s 65536
-	sleep 2
+	bg_flow -n 3000 -s 65536
+	wait_qp rxe_b
+	sleep 1
 	out=$(rdma -dd res show qp link rxe_b/1 | grep "type RC")
-	wait "${RXE_BG[@]}"
+	kill "${RXE_BG[@]}" 2>/dev/null; wait "${RXE_BG[@]}" 2>/dev/null
 	echo "$out" | sed 's/^/# /'
 	echo "$out" | grep -q "drv_cc_algorithm acc" &&
 	echo "$out" | grep -q "drv_cc_rate_bps [1-9]" &&
 	echo "$out" | grep -q "drv_acc_base_rtt_ns [1-9]"
 }
 ktap_check "per-QP CC state in rdma -dd res show qp" res_case
+
+# A QP derives its knobs once per knob write (rxe_cc_qp_params()), not per
+# packet: a write must still reach a QP that is running.  A fixed base RTT
+# shows in rdma res at once; a lowered rate cap holds at once.
+knob_reaches_qp_case() {
+	local r0 r1 tau
+	both algorithm acc && both line_rate_mbps 50 || return 1
+	bg_flow -n 3000 -s 65536
+	wait_qp rxe_b
+	sleep 1
+	r0=$(qp_field rxe_b cc_rate_bps | head -n1)
+	both acc_max_rate_mbps 5 && both acc_base_rtt_us 777
+	sleep 1
+	r1=$(qp_field rxe_b cc_rate_bps | head -n1)
+	tau=$(qp_field rxe_b acc_base_rtt_ns | head -n1)
+	kill "${RXE_BG[@]}" 2>/dev/null; wait "${RXE_BG[@]}" 2>/dev/null
+	both acc_max_rate_mbps 0 && both acc_base_rtt_us 0
+	echo "# running ACC QP: rate $r0 b/s, then $r1 b/s and base RTT $tau ns after acc_max_rate_mbps 5, acc_base_rtt_us 777"
+	[ -n "$r0" ] && [ -n "$r1" ] && [ "$r0" -gt 5000000 ] &&
+		[ "$r1" -le 5000000 ] && [ "$tau" = 777000 ]
+}
+ktap_check "a knob write reaches a running QP" knob_reaches_qp_case
 
 trace=/sys/kernel/tracing
 tracefs_mount() { [ -d $trace/events/rxe_cc ] || mount -t tracefs nodev $trace; }
