@@ -146,9 +146,18 @@ def perftest_bw_field(text, col):
     return v
 
 
+# perftest's "MB/sec" is MiB/s (its --help: "MiB=2^20 byte").
+MBPS_PER_PERFTEST_MIBPS = 2 ** 20 * 8 / 1e6
+
+
 def parse_perftest_bw(text):
-    """Average MB/s of ib_*_bw."""
+    """Average MiB/s of ib_*_bw (perftest prints it as MB/sec)."""
     return perftest_bw_field(text, 3)
+
+
+def perftest_mbps(mibps):
+    """Mb/s (10^6 bit/s) of a perftest bandwidth in MiB/s."""
+    return mibps * MBPS_PER_PERFTEST_MIBPS
 
 
 def parse_perftest_msgrate(text):
@@ -320,7 +329,8 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
         try:
             with open(os.path.join(run, 'flow-%d.client.txt' % f['id'])) as fh:
                 bw = parse_perftest_bw(fh.read())
-            ent['perftest_mbps'] = bw * 8 if bw is not None else None
+            ent['perftest_mbps'] = (perftest_mbps(bw) if bw is not None
+                                  else None)
         except OSError:
             ent['perftest_mbps'] = None
         m['flows'].append(ent)

@@ -184,6 +184,8 @@ def parsers_perftest_and_trace():
     bw = (" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
           " 65536      200              4.29               2.47   \t\t   0.000040\n")
     assert close(M.parse_perftest_bw(bw), 2.47)
+    # 2.47 MiB/s = 2.47 * 2^20 * 8 bit/s = 20.72 Mb/s
+    assert close(M.perftest_mbps(M.parse_perftest_bw(bw)), 20.72, 0.01)
     lat = "#, usec\n1, 4000.5\n2, 3999.25\n 3 , 12\n"
     assert M.parse_perftest_lat(lat) == [4000.5, 3999.25, 12.0]
     tr = ("# tracer: nop\n"
