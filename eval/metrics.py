@@ -196,6 +196,10 @@ def load_counters(path):
     """{(switch, port, prio): counters} plus {(switch, port): port info}."""
     with open(path) as f:
         js = json.load(f)
+    return counters_of(js)
+
+
+def counters_of(js):
     prios, ports = {}, {}
     for sw in js['switches']:
         for pt in sw['ports']:
@@ -296,9 +300,24 @@ def short_flow_metrics(run, flows, line_bps, rtt_s, small_bytes):
     return rows, sd
 
 
+# What only a switch can measure: a lab without switch commands (eval/lab,
+# "host_side" counters) reports these as not measured (None), not as 0.
+SWITCH_ONLY = {'switch_queue_bytes': ('queue_peak_bytes', 'queue_mean_bytes',
+                                      'queue_active_mean_bytes',
+                                      'queue_p99_bytes'),
+               'switch_pfc_frames': ('pfc_tx', 'xoff_tx'),
+               'switch_paused_ns': ('paused_s', 'paused_ns', 'spread_ports')}
+HOST_SIDE_NEVER = ('drops', 'host_drops', 'host_paused_ns', 'ce_marks',
+                   'ue_marks', 'ect0_in', 'ect1_in', 'ce_in')
+
+
 def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
-            period_ms=4.0, short_hosts=(), small_bytes=0):
-    prios, ports = load_counters(os.path.join(run, 'lsw-counters.json'))
+            period_ms=4.0, short_hosts=(), small_bytes=0, devs=None):
+    """The metrics of one run.  devs: the RDMA device of each host index
+    (default rxe_hK, the test bed's names)."""
+    with open(os.path.join(run, 'lsw-counters.json')) as fh:
+        cjs = json.load(fh)
+    prios, ports = counters_of(cjs)
     ts = load_csv(os.path.join(run, 'lsw-timeseries.csv'))
     flows = load_flows(os.path.join(run, 'flows.tsv'))
     bsw, bport = bottleneck.split(':')
@@ -383,7 +402,8 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
     echo = echoes_by_dev(ev)
     for ent in m['flows']:
         ent.update({'echo_' + k: v for k, v in
-                    echo.get('rxe_h%d' % ent['src'], {}).items()})
+                    echo.get(devs[ent['src']] if devs else 'rxe_h%d' % ent['src'],
+                             {}).items()})
     if short:
         m['short_flows'], sd = short_flow_metrics(
             run, short, rate, period_ms / 1e3, small_bytes)
@@ -444,6 +464,14 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
             for p in (50, 90, 99, 99.9):
                 m['lat_p%g_us' % p] = percentile(lat, p)
 
+    if cjs.get('host_side'):
+        m['host_side'] = True
+        for k in HOST_SIDE_NEVER:
+            m[k] = None
+        for cmd, keys in SWITCH_ONLY.items():
+            if cmd not in cjs.get('measured', []):
+                for k in keys:
+                    m[k] = None
     write_dat(run, cum, spans, brow, bin_ns, ev, ts, prio)
     with open(os.path.join(run, 'metrics.json'), 'w') as fh:
         json.dump(m, fh, indent=1, sort_keys=True)
@@ -585,6 +613,8 @@ def main(argv):
     a.add_argument('--short-hosts', default='',
                    help='hosts (numbers, comma-separated) of short flows')
     a.add_argument('--small-bytes', type=int, default=0)
+    a.add_argument('--devs', default='',
+                   help='RDMA device of each host index, comma-separated')
     g = sub.add_parser('get', help='print one field of a metrics.json')
     g.add_argument('file')
     g.add_argument('field')
@@ -593,7 +623,8 @@ def main(argv):
         m = analyse(args.run, args.bottleneck, args.prio, args.bin_ms,
                     args.victim, args.band, args.period_ms,
                     [int(h) for h in args.short_hosts.split(',') if h],
-                    args.small_bytes)
+                    args.small_bytes,
+                    [d for d in args.devs.split(',') if d] or None)
         json.dump(m, sys.stdout, indent=1, sort_keys=True)
         print()
     else:

@@ -63,9 +63,13 @@ def derived(m):
     m['flows_perftest'] = ' '.join('%.1f' % f['perftest_mbps'] for f in fl
                                    if f.get('perftest_mbps') is not None)
     m['flow_sum_mbps'] = sum(f.get('perftest_mbps') or 0 for f in fl)
-    m['drops_all'] = m.get('drops', 0) + m.get('host_drops', 0)
-    m['ecn_in'] = '%d/%d/%d' % (m.get('ect0_in', 0), m.get('ect1_in', 0), m.get('ce_in', 0))
-    m['marks'] = '%d/%d' % (m.get('ce_marks', 0), m.get('ue_marks', 0))
+    if m.get('host_side'):     # a lab measured from its hosts: no switch
+        m['drops_all'] = m['ecn_in'] = m['marks'] = None
+    else:
+        m['drops_all'] = m.get('drops', 0) + m.get('host_drops', 0)
+        m['ecn_in'] = '%d/%d/%d' % (m.get('ect0_in', 0), m.get('ect1_in', 0),
+                                    m.get('ce_in', 0))
+        m['marks'] = '%d/%d' % (m.get('ce_marks', 0), m.get('ue_marks', 0))
     if any('echo_acks' in f for f in fl):
         m['flow_echo'] = ' '.join('%d/%d' % (f.get('echo_ce', 0), f.get('echo_ue', 0))
                                   for f in fl)
@@ -102,7 +106,8 @@ def brief(path):
     print('queue mean %s KB p99 %s KB peak %s KB, PFC %s frames, paused %s s, drops %s'
           % (fmt(m, 'queue_active_mean_bytes', '%.1f', 1e-3), fmt(m, 'queue_p99_bytes', '%.1f', 1e-3),
              fmt(m, 'queue_peak_bytes', '%.1f', 1e-3),
-             fmt(m, 'pfc_tx', '%d', 1), fmt(m, 'paused_s', '%.2f', 1), m['drops_all']))
+             fmt(m, 'pfc_tx', '%d', 1), fmt(m, 'paused_s', '%.2f', 1),
+             fmt(m, 'drops_all', '%d', 1)))
     if m.get('flow_echo'):
         print('per flow: echoed CE/UE %s, congested/victim periods %s, CNPs %s'
               % (m['flow_echo'], m['flow_classes'], m['flow_cnps']))

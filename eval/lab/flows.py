@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: GPL-2.0
+"""One run: a scenario's flows with one algorithm on the lab's hosts.
+
+It writes what the VM test bed writes for the same run (flows.tsv,
+flow-I.{server,client}.txt, cc-DEV.txt, rdma-stat-*, hw-counters-*,
+trace.txt), plus what a lab has instead of lsw's own records:
+
+* samples-HOST.txt: every 10 ms, the host's realtime clock and its
+  netdev's byte and packet counters (a bash loop that forks nothing, so
+  that sampling does not perturb a loaded host);
+* switch.txt: the switch commands' readings, when the inventory has them.
+
+lab_series() turns those into the lsw-shaped files eval/metrics.py reads:
+each host is a "port" of switch "lab"; a sender's bytes are what its NIC
+sent, the receiver's what its NIC received.  The queue and the pauses
+exist only where the switch commands measured them.
+"""
+import ipaddress
+import json
+import os
+import subprocess
+import threading
+import time
+
+from transport import quote
+
+PORT_BASE = 18515
+SAMPLE_S = 0.01
+SAMPLER = ('exec {fd}<> <(:); n=/sys/class/net/%s/statistics; '
+           'while :; do read -r tx < $n/tx_bytes; read -r rx < $n/rx_bytes; '
+           'read -r tp < $n/tx_packets; read -r rp < $n/rx_packets; '
+           'echo "$EPOCHREALTIME $tx $rx $tp $rp"; read -t %s -u $fd; done')
+TRACE = '/sys/kernel/tracing'
+
+
+def gid_index(host, family=4):
+    """The RoCE v2 GID index of the host's address, or None."""
+    ip = ipaddress.ip_address(host.ip)
+    want = (ipaddress.IPv6Address('::ffff:' + host.ip) if ip.version == 4
+            else ip).exploded
+    line = ('d=/sys/class/infiniband/%s/ports/1; for i in $(seq 0 31); do '
+            '[ "$(cat $d/gids/$i 2>/dev/null)" = %s ] && '
+            '[ "$(cat $d/gid_attrs/types/$i 2>/dev/null)" = "RoCE v2" ] && '
+            '{ echo $i; exit 0; }; done; exit 1' % (host.rdma, want))
+    out = host.out(line)
+    return int(out) if out and out.isdigit() else None
+
+
+def apply_knobs(hosts, algo, knobs, out):
+    """Select algo and write knobs ("name=value") on every host; [error]."""
+    errs = []
+    for h in hosts:
+        for kv in ['algorithm=' + algo] + knobs:
+            k, _, v = kv.partition('=')
+            e = h.set_knob(k, v)
+            if e:
+                errs.append('%s: cc/%s = %s refused: %s' % (h, k, v, e))
+        with open(os.path.join(out, 'cc-%s.txt' % h.rdma), 'w') as f:
+            f.writelines('%s=%s\n' % kv for kv in sorted(h.knobs().items()))
+    return errs
+
+
+def kernels(hosts):
+    """One host per kernel (the VM's network namespaces share one)."""
+    seen, one = set(), []
+    for h in hosts:
+        b = h.out('cat /proc/sys/kernel/random/boot_id') or h.name
+        if b not in seen:
+            seen.add(b)
+            one.append(h)
+    return one
+
+
+def trace_start(hosts):
+    for h in kernels(hosts):
+        h.run('mountpoint -q %s || mount -t tracefs nodev %s; cd %s && '
+              '[ -d events/rxe_cc ] || exit 0; echo 0 > tracing_on; '
+              'grep -qw tai trace_clock && echo tai > trace_clock; '
+              'echo 16384 > buffer_size_kb; : > trace; '
+              'echo 1 > events/rxe_cc/enable; '
+              'echo 0 > events/rxe_cc/rxe_cc_ack/enable; echo 1 > tracing_on'
+              % (TRACE, TRACE, TRACE))
+
+
+def trace_stop(hosts, out):
+    with open(os.path.join(out, 'trace.txt'), 'w') as f:
+        for h in kernels(hosts):
+            rc, text, _ = h.run('cd %s && [ -d events/rxe_cc ] || exit 0; '
+                                'echo 0 > tracing_on; echo 0 > events/rxe_cc/enable; '
+                                'cat trace' % TRACE, timeout=120)
+            f.write(text if rc == 0 else '')
+
+
+def counters(hosts, tag, out):
+    for h in hosts:
+        for name, line in (('rdma-stat-%s-%s.txt', 'rdma statistic show link %s/1'
+                            % h.rdma),
+                           ('hw-counters-%s-%s.txt',
+                            'cd /sys/class/infiniband/%s/ports/1/hw_counters && '
+                            'for f in *; do echo "$f $(cat $f)"; done' % h.rdma)):
+            _, text, _ = h.run(line)
+            with open(os.path.join(out, name % (tag, h.rdma)), 'w') as f:
+                f.write(text)
+
+
+def wait_listen(host, port, timeout_s=30):
+    t_end = time.time() + timeout_s
+    while time.time() < t_end:
+        if host.out("ss -Hltn 'sport = :%d'" % port):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+class SwitchReader:
+    """The inventory's switch commands: PFC frames and paused time read
+    before and after, the queue sampled every 100 ms, all on this machine."""
+
+    def __init__(self, cmds, out):
+        self.cmds, self.path = cmds, os.path.join(out, 'switch.txt')
+        self.stop_ev, self.thread, self.rows = threading.Event(), None, []
+
+    def read(self, key):
+        try:
+            p = subprocess.run(['sh', '-c', self.cmds[key]], capture_output=True,
+                               text=True, timeout=10)
+            return float(p.stdout.split()[0]) if p.returncode == 0 else None
+        except (subprocess.TimeoutExpired, IndexError, ValueError):
+            return None
+
+    def _loop(self):
+        while not self.stop_ev.wait(0.1):
+            v = self.read('switch_queue_bytes')
+            if v is not None:
+                self.rows.append(('queue', time.time_ns(), v))
+
+    def start(self):
+        for k in ('switch_pfc_frames', 'switch_paused_ns'):
+            if k in self.cmds:
+                self.rows.append((k + '_before', time.time_ns(), self.read(k)))
+        if 'switch_queue_bytes' in self.cmds:
+            self.thread = threading.Thread(target=self._loop, daemon=True)
+            self.thread.start()
+
+    def stop(self):
+        self.stop_ev.set()
+        if self.thread:
+            self.thread.join(15)
+        for k in ('switch_pfc_frames', 'switch_paused_ns'):
+            if k in self.cmds:
+                self.rows.append((k + '_after', time.time_ns(), self.read(k)))
+        with open(self.path, 'w') as f:
+            f.writelines('%s %d %s\n' % r for r in self.rows)
+
+
+def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs):
+    """Run the flows: servers, then each client START_S after all listen.
+    specs: [(src, dst, start_s, iters, size, tool)] on host indices.
+    jobs collects every background job (main.py ends them on any exit).
+    Writes flows.tsv; returns the number of flows that failed."""
+    gids = {}
+    for h in hosts:
+        gids[h.index] = gid_index(h)
+        if gids[h.index] is None:
+            raise RuntimeError('%s: no RoCE v2 GID for %s on %s' %
+                               (h, h.ip, h.rdma))
+    servers = []
+    for i, (src, dst, st, it, sz, tool) in enumerate(specs):
+        d = hosts[dst]
+        args = ['-p', PORT_BASE + i, '-n', it, '-s', sz, '--tclass', tclass,
+                '-F'] + perf_args + (['-H'] if tool == 'ib_write_lat' else [])
+        f = open(os.path.join(out, 'flow-%d.server.txt' % i), 'w')
+        j = d.t.start('timeout %d %s -d %s -x %d %s' %
+                      (flow_timeout_s, tool, d.rdma, gids[dst], quote(*args)), f)
+        jobs.append(j)
+        servers.append(j)
+    for i, (src, dst, *_rest) in enumerate(specs):
+        if not wait_listen(hosts[dst], PORT_BASE + i):
+            raise RuntimeError('flow %d: the server on %s never listened'
+                               % (i, hosts[dst]))
+    rows, threads = [None] * len(specs), []
+    t_go = time.time()
+
+    def client(i, src, dst, st, it, sz, tool):
+        s = hosts[src]
+        args = ['-p', PORT_BASE + i, '-n', it, '-s', sz, '--tclass', tclass,
+                '-F'] + perf_args + (['-H'] if tool == 'ib_write_lat' else [])
+        time.sleep(max(0.0, t_go + st - time.time()))
+        with open(os.path.join(out, 'flow-%d.client.txt' % i), 'w') as f:
+            t0 = time.time()
+            j = s.t.start('timeout %d %s -d %s -x %d %s %s' %
+                          (flow_timeout_s, tool, s.rdma, gids[src], quote(*args),
+                           hosts[dst].ip), f)
+            jobs.append(j)
+            rc = j.wait(flow_timeout_s + 30)
+            if rc is None:
+                j.stop()
+                rc = 124
+            rows[i] = (i, src, dst, tool, st, it, sz, rc, t0, time.time())
+
+    for i, sp in enumerate(specs):
+        th = threading.Thread(target=client, args=(i,) + tuple(sp), daemon=True)
+        th.start()
+        threads.append(th)
+    for th in threads:
+        th.join()
+    for j in servers:
+        if j.wait(10) is None:
+            j.stop()
+    with open(os.path.join(out, 'flows.tsv'), 'w') as f:
+        f.write('# id src dst tool start_s iters size rc t0 t1\n')
+        for r in rows:
+            f.write('%d\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.6f\t%.6f\n' % r)
+    return sum(1 for r in rows if r[7] != 0)
+
+
+def start_samplers(hosts, out, jobs):
+    for h in hosts:
+        f = open(os.path.join(out, 'samples-%s.txt' % h.name), 'w')
+        jobs.append(h.t.start('bash -c %s' % quote(SAMPLER % (h.netdev, SAMPLE_S)),
+                              f))
+
+
+def _samples(out, h):
+    rows = []
+    try:
+        with open(os.path.join(out, 'samples-%s.txt' % h.name)) as f:
+            for line in f:
+                p = line.split()
+                if len(p) == 5:
+                    rows.append((int(float(p[0]) * 1e9),) + tuple(int(x) for x in p[1:]))
+    except OSError:
+        pass
+    return rows
+
+
+def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24):
+    """lsw-timeseries.csv and lsw-counters.json from the host samples (and
+    the switch's readings), in lsw's shapes: switch "lab", port hK."""
+    sw = {}
+    try:
+        with open(os.path.join(out, 'switch.txt')) as f:
+            for line in f:
+                k, t, v = line.split()
+                sw.setdefault(k, []).append((int(t), None if v == 'None' else float(v)))
+    except OSError:
+        pass
+    queue = sw.get('queue', [])
+
+    def q_at(t):
+        best = None
+        for tq, v in queue:
+            if tq <= t:
+                best = v
+        return int(best or 0)
+
+    ports, lines = [], ['time_ns,switch,port,prio,queue_bytes,paused,bytes_in,bytes_out']
+    for h in hosts:
+        s = _samples(out, h)
+        if not s:
+            continue
+        tx0, rx0, tp0, rp0 = s[0][1:]
+        is_rx = h.index == receiver
+        for t, tx, rx, tp, rp in s:
+            b_in = tx - tx0 if h.index in senders else 0
+            b_out = rx - rx0 if is_rx else 0
+            lines.append('%d,lab,h%d,%d,%d,0,%d,%d' % (t, h.index, prio,
+                                                        q_at(t) if is_rx else 0,
+                                                        b_in, b_out))
+        t_last, rx_l, rp_l = s[-1][0], s[-1][2], s[-1][4]
+        first = next((r[0] for r in s if r[2] != rx0), 0)
+        last = next((r[0] for r in reversed(s) if r[2] != rx_l), t_last)
+        pr = {'prio': prio, 'bytes_in': s[-1][1] - tx0 if h.index in senders else 0}
+        if is_rx:
+            pr.update({'bytes_out': rx_l - rx0, 'frames_out': rp_l - rp0,
+                       'tx_first_ns': first, 'tx_last_ns': last})
+            if queue:
+                pr['queue_peak_bytes'] = int(max(v for _, v in queue if v is not None))
+            for k, name in (('switch_pfc_frames', 'pfc_tx'),
+                            ('switch_paused_ns', 'paused_ns')):
+                b, a = sw.get(k + '_before'), sw.get(k + '_after')
+                if b and a and b[0][1] is not None and a[0][1] is not None:
+                    pr[name] = int(a[0][1] - b[0][1])
+        ports.append({'name': 'h%d' % h.index, 'rate_bps': line_bps,
+                      'prio': [pr]})
+    with open(os.path.join(out, 'lsw-timeseries.csv'), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    with open(os.path.join(out, 'lsw-counters.json'), 'w') as f:
+        json.dump({'switches': [{'name': 'lab', 'ports': ports}],
+                   'host_side': True,
+                   'measured': sorted(k for k in ('switch_pfc_frames', 'switch_paused_ns',
+                                                  'switch_queue_bytes')
+                                      if k + '_after' in sw or (k == 'switch_queue_bytes' and queue)),
+                   'ether_overhead_bytes': ether_overhead}, f, indent=1)

@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A lab's inventory file: its hosts, how to reach them, and its switch.
+
+The file is INI (configparser), for example::
+
+    [lab]
+    dscp = 26               ; DSCP of the data; PFC priority = dscp >> 3
+    line_rate_mbps = 25000  ; 0 or absent: each netdev's speed
+    base_rtt_us = 0         ; 0 or absent: measured with ib_write_lat
+    bed_extras = 0          ; 1: the TCG test bed's unscaled settings too
+                            ; (eval/scaling.py BED_EXTRA), for the VM
+    switch_pfc_frames = ssh sw1 show pfc counters | awk '/tx/ {s += $2} END {print s}'
+    switch_queue_bytes = snmpget -Oqv -v2c -c lab sw1 QUEUE-OID.27
+
+    [host a]
+    ssh = rdma@a.lab        ; ssh destination (keys and ssh_config as usual)
+    rdma = rxe0
+    netdev = enp1s0
+    ip = 192.168.10.1
+
+    [scenario S2-2to1]
+    hosts = a b c           ; host 0, 1, 2 of the scenario, in that order
+
+A host is reached by ``ssh`` (a lab), ``netns`` (a network namespace on
+this machine: the VM test bed) or ``local = yes``.  Without a scenario
+section the hosts serve the scenario in the order of the file.  Switch
+commands run on this machine and print one number; absent, the metric they
+feed is reported as not measured.
+"""
+import configparser
+import ipaddress
+import re
+
+SWITCH_METRICS = ('switch_pfc_frames', 'switch_queue_bytes',
+                  'switch_paused_ns')
+_NAME = re.compile(r'^[A-Za-z0-9_.+-]+$')
+
+
+class InventoryError(Exception):
+    """A problem in the inventory file: one line, saying where."""
+
+
+class HostSpec:
+    def __init__(self, name, how, dest, rdma, netdev, ip):
+        self.name, self.how, self.dest = name, how, dest
+        self.rdma, self.netdev, self.ip = rdma, netdev, ip
+
+    def __repr__(self):
+        return 'HostSpec(%s %s:%s %s %s %s)' % (self.name, self.how, self.dest,
+                                                self.rdma, self.netdev, self.ip)
+
+
+class Inventory:
+    def __init__(self, hosts, scenarios, lab):
+        self.hosts = hosts              # name -> HostSpec, in file order
+        self.scenarios = scenarios      # scenario -> [host name]
+        self.dscp = lab['dscp']
+        self.prio = self.dscp >> 3
+        self.ctrl_dscp = lab.get('ctrl_dscp')
+        self.line_rate_mbps = lab.get('line_rate_mbps', 0)
+        self.base_rtt_us = lab.get('base_rtt_us', 0)
+        self.bed_extras = bool(lab.get('bed_extras', 0))
+        self.switch = {k: lab[k] for k in SWITCH_METRICS if lab.get(k)}
+
+    def roles(self, scenario, n):
+        """The n hosts scenario uses, host 0 first."""
+        names = self.scenarios.get(scenario, list(self.hosts))
+        if len(names) < n:
+            raise InventoryError(
+                '%s needs %d hosts, the inventory gives %d (%s)' %
+                (scenario, n, len(names), ' '.join(names) or 'none'))
+        return [self.hosts[x] for x in names[:n]]
+
+
+def _int(sec, key, lo, hi, default=None):
+    v = sec.get(key)
+    if v is None or v.strip() == '':
+        if default is None:
+            raise InventoryError('[%s] %s is missing' % (sec.name, key))
+        return default
+    try:
+        x = int(v, 0)
+    except ValueError:
+        raise InventoryError('[%s] %s = %s is not an integer' %
+                             (sec.name, key, v)) from None
+    if not lo <= x <= hi:
+        raise InventoryError('[%s] %s = %d is out of range %d..%d' %
+                             (sec.name, key, x, lo, hi))
+    return x
+
+
+def _host(name, sec):
+    ways = [k for k in ('ssh', 'netns', 'local') if sec.get(k)]
+    if len(ways) != 1:
+        raise InventoryError('[host %s] needs exactly one of ssh, netns, local'
+                             % name)
+    how = ways[0]
+    dest = sec.get(how).strip()
+    if how == 'local':
+        dest = ''
+    elif not _NAME.match(dest.replace('@', '').replace(':', '')):
+        raise InventoryError('[host %s] %s = %s is not a plain destination'
+                             % (name, how, dest))
+    spec = {}
+    for key in ('rdma', 'netdev', 'ip'):
+        v = (sec.get(key) or '').strip()
+        if not v:
+            raise InventoryError('[host %s] %s is missing' % (name, key))
+        spec[key] = v
+    for key in ('rdma', 'netdev'):
+        if not _NAME.match(spec[key]):
+            raise InventoryError('[host %s] %s = %s is not a device name' %
+                                 (name, key, spec[key]))
+    try:
+        ipaddress.ip_address(spec['ip'])
+    except ValueError:
+        raise InventoryError('[host %s] ip = %s is not an address' %
+                             (name, spec['ip'])) from None
+    return HostSpec(name, how, dest, spec['rdma'], spec['netdev'], spec['ip'])
+
+
+def parse(text, source='inventory'):
+    """An Inventory from the text of a file; InventoryError on a problem."""
+    cp = configparser.ConfigParser(inline_comment_prefixes=(';', '#'),
+                                   interpolation=None)
+    try:
+        cp.read_string(text, source=source)
+    except configparser.Error as e:
+        raise InventoryError(str(e).splitlines()[0]) from None
+    if 'lab' not in cp:
+        raise InventoryError('no [lab] section')
+    lab = cp['lab']
+    known = {'dscp', 'ctrl_dscp', 'line_rate_mbps', 'base_rtt_us',
+             'bed_extras'} | set(SWITCH_METRICS)
+    for k in lab:
+        if k not in known:
+            raise InventoryError('[lab] %s is not a setting (have: %s)' %
+                                 (k, ', '.join(sorted(known))))
+    conf = {'dscp': _int(lab, 'dscp', 0, 63),
+            'line_rate_mbps': _int(lab, 'line_rate_mbps', 0, 1_600_000, 0),
+            'base_rtt_us': _int(lab, 'base_rtt_us', 0, 10_000_000, 0),
+            'bed_extras': _int(lab, 'bed_extras', 0, 1, 0)}
+    if lab.get('ctrl_dscp'):
+        conf['ctrl_dscp'] = _int(lab, 'ctrl_dscp', 0, 63)
+    for k in SWITCH_METRICS:
+        conf[k] = (lab.get(k) or '').strip()
+    hosts, scen = {}, {}
+    for name in cp.sections():
+        kind, _, arg = name.partition(' ')
+        if name == 'lab':
+            continue
+        if kind == 'host' and _NAME.match(arg):
+            hosts[arg] = _host(arg, cp[name])
+        elif kind == 'scenario' and arg:
+            scen[arg] = (cp[name].get('hosts') or '').split()
+        else:
+            raise InventoryError('[%s] is not a section (lab, host NAME, '
+                                 'scenario NAME)' % name)
+    if not hosts:
+        raise InventoryError('no [host NAME] section')
+    for s, names in scen.items():
+        for x in names:
+            if x not in hosts:
+                raise InventoryError('[scenario %s] names host %s, which has '
+                                     'no [host %s] section' % (s, x, x))
+        if len(set(names)) != len(names):
+            raise InventoryError('[scenario %s] names a host twice' % s)
+    return Inventory(hosts, scen, conf)
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return parse(f.read(), path)
+    except OSError as e:
+        raise InventoryError('%s: %s' % (path, e.strerror)) from None

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the lab runner (TAP): the inventory, the pre-flight checks
+and the knob restore, against hosts faked at the transport."""
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import inventory as I   # noqa: E402
+import preflight as P   # noqa: E402
+from host import Host   # noqa: E402
+
+CASES = []
+
+
+def case(f):
+    CASES.append(f)
+    return f
+
+
+GOOD = """
+[lab]
+dscp = 26
+line_rate_mbps = 25000
+switch_pfc_frames = echo 3
+[host a]
+ssh = rdma@a.lab
+rdma = rxe0
+netdev = eth1
+ip = 192.168.10.1
+[host b]
+netns = h1
+rdma = rxe_h1
+netdev = eth1
+ip = 10.0.0.2
+[host c]
+local = yes
+rdma = rxe0
+netdev = lo
+ip = fd00::3
+[scenario S2-2to1]
+hosts = c a b
+"""
+
+
+def refused(text, words):
+    try:
+        I.parse(text)
+    except I.InventoryError as e:
+        assert words in str(e), '%r lacks %r' % (str(e), words)
+        assert '\n' not in str(e)
+        return
+    raise AssertionError('accepted: %s' % words)
+
+
+@case
+def inventory_parses_hosts_roles_and_switch():
+    inv = I.parse(GOOD)
+    assert list(inv.hosts) == ['a', 'b', 'c']
+    assert inv.dscp == 26 and inv.prio == 3 and inv.line_rate_mbps == 25000
+    assert inv.switch == {'switch_pfc_frames': 'echo 3'}
+    assert [h.name for h in inv.roles('S2-2to1', 3)] == ['c', 'a', 'b']
+    assert [h.name for h in inv.roles('S1', 2)] == ['a', 'b']   # file order
+    assert inv.hosts['a'].how == 'ssh' and inv.hosts['a'].dest == 'rdma@a.lab'
+    assert inv.hosts['b'].how == 'netns' and inv.hosts['c'].how == 'local'
+
+
+@case
+def inventory_refuses_with_one_line():
+    refused('[host a]\nlocal = yes\n', 'no [lab] section')
+    refused('[lab]\ndscp = 64\n[host a]\n', 'dscp = 64 is out of range')
+    refused('[lab]\ndscp = x\n', 'dscp = x is not an integer')
+    refused('[lab]\ndscp = 26\nspeed = 1\n', '[lab] speed is not a setting')
+    refused('[lab]\ndscp = 26\n', 'no [host NAME] section')
+    base = '[lab]\ndscp = 26\n[host a]\n'
+    refused(base + 'rdma = r\nnetdev = e\nip = 1.2.3.4\n', 'exactly one of ssh')
+    refused(base + 'ssh = a\nnetns = b\nrdma = r\nnetdev = e\nip = 1.2.3.4\n',
+            'exactly one of ssh')
+    refused(base + 'ssh = a;rm -rf\nrdma = r\nnetdev = e\nip = 1.2.3.4\n',
+            'not a plain destination')
+    refused(base + 'ssh = a\nnetdev = e\nip = 1.2.3.4\n', 'rdma is missing')
+    refused(base + 'ssh = a\nrdma = r\nnetdev = e\nip = 1.2.3\n', 'not an address')
+    refused(base + 'ssh = a\nrdma = r x\nnetdev = e\nip = 1.2.3.4\n',
+            'not a device name')
+    refused(GOOD + '[scenario S1]\nhosts = a z\n', 'names host z')
+    refused(GOOD + '[scenario S1]\nhosts = a a\n', 'names a host twice')
+    refused(GOOD + '[switch x]\n', '[switch x] is not a section')
+    try:
+        I.parse(GOOD).roles('S2-4to1', 5)
+    except I.InventoryError as e:
+        assert 'S2-4to1 needs 5 hosts, the inventory gives 3' in str(e)
+    else:
+        raise AssertionError('roles: too few hosts accepted')
+
+
+class FakeHost(Host):
+    """A host whose shell is a dict: command substring -> (rc, out, err)."""
+
+    def __init__(self, name, answers, knobs=None, refuse=()):
+        spec = I.HostSpec(name, 'local', '', 'rxe0', 'eth1', '10.0.0.1')
+        super().__init__(spec)
+        self.answers, self.kv, self.refuse = answers, dict(knobs or {}), refuse
+        self.writes = []
+
+    def run(self, line, timeout=30):
+        if line.startswith('echo ') and '/ports/1/cc/' in line:
+            name = line.rsplit('/', 1)[1].strip("'")
+            value = line.split(' ', 2)[1].strip("'")
+            self.writes.append((name, value))
+            if self.refuse(name, value, self.kv) if callable(self.refuse) \
+                    else name in self.refuse:
+                return 1, '', 'sh: echo: write error: Invalid argument'
+            self.kv[name] = value
+            return 0, '', ''
+        if 'printf "%s=%s' in line:
+            return 0, ''.join('%s=%s\n' % kv for kv in self.kv.items()), ''
+        if line.startswith('date'):
+            import time
+            return 0, '%.9f\n' % (time.time() + self.answers.get('skew', 0)), ''
+        for k, v in self.answers.items():
+            if k in line:
+                return v
+        return 0, '', ''
+
+
+OURS = {'cat /sys/class/infiniband/rxe0/ports/1/cc/available':
+        (0, 'none dcqcn acc\n', '')}
+
+
+@case
+def preflight_passes_a_good_host():
+    assert P.check_host(FakeHost('a', dict(OURS)), ['none', 'dcqcn', 'acc'], 3) == []
+
+
+@case
+def preflight_names_each_problem_in_one_line():
+    h = FakeHost('a', {'true': (255, '', 'ssh: connect to host a port 22: '
+                                'No route to host')})
+    p = P.check_host(h, ['acc'], 3)
+    assert len(p) == 1 and 'unreachable: ssh: connect' in p[0], p
+    h = FakeHost('a', {'test -e /sys/class/infiniband/rxe0/ports/1/cc/available':
+                       (1, '', '')})
+    p = P.check_host(h, ['acc'], 3)
+    assert len(p) == 1 and 'stock rdma_rxe' in p[0], p
+    h = FakeHost('a', {'cat /sys/class/infiniband/rxe0/ports/1/cc/available':
+                       (0, 'none dcqcn\n', '')})
+    p = P.check_host(h, ['none', 'acc'], 3)
+    assert len(p) == 1 and 'does not offer acc' in p[0], p
+    h = FakeHost('a', dict(OURS, **{'command -v ib_write_lat': (1, '', '')}))
+    p = P.check_host(h, ['acc'], 3)
+    assert len(p) == 1 and 'perftest missing (ib_write_lat)' in p[0], p
+    h = FakeHost('a', dict(OURS, skew=0.4))
+    p = P.check_host(h, ['acc'], 3)
+    assert len(p) == 1 and 'clock 400 ms off' in p[0], p
+    h = FakeHost('a', dict(OURS, **{'prio3_np': (0, '0\n', '')}))
+    p = P.check_host(h, ['dcqcn'], 3)
+    assert len(p) == 1 and 'notification point is off for priority 3' in p[0], p
+    h = FakeHost('a', dict(OURS, **{'dcb pfc': (0, 'pfc-cap 8 macsec-bypass off '
+                                    'delay 0\nprio-pfc 0:off 1:off 2:off 3:off\n', '')}))
+    p = P.check_host(h, ['acc'], 3)
+    assert len(p) == 1 and 'PFC is off for priority 3 on eth1' in p[0], p
+    h = FakeHost('a', dict(OURS, **{'dcb pfc': (0, 'prio-pfc 0:off 3:on\n', '')}))
+    assert P.check_host(h, ['acc'], 3) == []
+    h = FakeHost('a', dict(OURS, **{'test -e /sys/class/infiniband/rxe0/ports/1/cc/acc_halt':
+                                    (1, '', '')}))
+    p = P.check_host(h, ['acc-nohalt'], 3)
+    assert len(p) == 1 and 'no cc/acc_halt' in p[0], p
+
+
+@case
+def restore_goes_round_the_cross_checks():
+    # A floor may not go above the cap: restoring (min 5, max 10) over
+    # (min 1, max 2) fails for min first, and succeeds on the next pass.
+    def refuse(name, value, kv):
+        mn = int(value) if name == 'min' else int(kv['min'])
+        mx = int(value) if name == 'max' else int(kv['max'])
+        return mn > mx
+    h = FakeHost('a', {}, {'min': '1', 'max': '2', 'algorithm': 'acc'}, refuse)
+    assert h.restore({'min': '5', 'max': '10', 'algorithm': 'none'}) == []
+    assert h.kv == {'min': '5', 'max': '10', 'algorithm': 'none'}
+
+
+@case
+def restore_reports_what_would_not_go_back():
+    h = FakeHost('a', {}, {'algorithm': 'acc', 'x': '1'}, ('x',))
+    left = h.restore({'algorithm': 'none', 'x': '7'})
+    assert [k for k, _ in left] == ['x'] and 'Invalid argument' in left[0][1]
+    assert h.kv['algorithm'] == 'none'
+
+
+def main():
+    print('TAP version 13')
+    print('1..%d' % len(CASES))
+    bad = 0
+    for i, c in enumerate(CASES, 1):
+        try:
+            c()
+            print('ok %d - %s' % (i, c.__name__.replace('_', ' ')))
+        except Exception:  # noqa: BLE001 - a test's failure, reported
+            bad += 1
+            print('not ok %d - %s' % (i, c.__name__.replace('_', ' ')))
+            for line in traceback.format_exc().splitlines():
+                print('# ' + line)
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

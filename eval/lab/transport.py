@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+"""How the runner reaches a host: ssh in a lab, a network namespace in the
+VM test bed, or this machine.  Everything above this file (checks, knobs,
+flows) is the same for all three: a host runs shell command lines.
+
+Every command is a shell line run by ``sh -c`` on the host.  ssh runs in
+BatchMode (keys only: a password prompt would hang a run) with a connect
+timeout.  A background command (``start``) prints its PID first, so that
+``stop`` can end it on the host: killing a local ssh client does not end
+what it started remotely, and nothing may be left running after a run.
+"""
+import shlex
+import subprocess
+import threading
+
+SSH_OPTS = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5',
+            '-o', 'ServerAliveInterval=5']
+
+
+class Transport:
+    """Runs shell lines on one host."""
+
+    def __init__(self, how, dest):
+        self.how, self.dest = how, dest
+
+    def argv(self, line):
+        if self.how == 'ssh':
+            return ['ssh'] + SSH_OPTS + [self.dest, '--', line]
+        if self.how == 'netns':
+            return ['ip', 'netns', 'exec', self.dest, 'sh', '-c', line]
+        return ['sh', '-c', line]
+
+    def describe(self):
+        return {'ssh': 'ssh %s', 'netns': 'netns %s',
+                'local': 'this machine%s'}[self.how] % self.dest
+
+    def run(self, line, timeout=30, stdin=None):
+        """(exit status, stdout, stderr) of line; status 124 on a timeout."""
+        try:
+            p = subprocess.run(self.argv(line), input=stdin, timeout=timeout,
+                               capture_output=True, text=True)
+        except subprocess.TimeoutExpired:
+            return 124, '', 'timed out after %d s' % timeout
+        except OSError as e:
+            return 127, '', str(e)
+        return p.returncode, p.stdout, p.stderr
+
+    def start(self, line, out):
+        """A background command whose output goes to the open file out."""
+        return Job(self, line, out)
+
+    def stop(self, pid):
+        """End a background command on the host (and its children)."""
+        if pid:
+            self.run('pkill -TERM -P %d 2>/dev/null; kill -TERM %d 2>/dev/null; true'
+                     % (pid, pid), timeout=10)
+
+
+class Job:
+    """A command running in the background on a host, its output copied to
+    a local file by a thread.  The first line it prints is its PID on the
+    host (see the module's comment)."""
+
+    def __init__(self, transport, line, out):
+        self.transport, self.out = transport, out
+        self.proc = subprocess.Popen(transport.argv('echo $$; exec sh -c '
+                                                    + shlex.quote(line)),
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        first = self.proc.stdout.readline()
+        self.pid = int(first) if first.strip().isdigit() else None
+        if self.pid is None:
+            out.write(first)
+        self.pump = threading.Thread(target=self._copy, daemon=True)
+        self.pump.start()
+
+    def _copy(self):
+        for line in self.proc.stdout:
+            self.out.write(line)
+            self.out.flush()
+
+    def wait(self, timeout=None):
+        """Its exit status, or None if it still runs after timeout s."""
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        self.pump.join(5)
+        return rc
+
+    def stop(self):
+        """End it on the host, then the local side."""
+        if self.proc.poll() is None:
+            self.transport.stop(self.pid)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.pump.join(5)
+
+
+def quote(*words):
+    return ' '.join(shlex.quote(str(w)) for w in words)

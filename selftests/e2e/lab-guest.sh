@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest script of selftests/e2e/lab.sh: the lab runner (eval/lab) with the
+# test bed's network namespaces as its hosts (netns transport), lsw as the
+# switch whose queue the inventory's switch command reads.  Prints KTAP-ish
+# "# lab: ..." lines and "LAB-RESULT name ok|fail detail" lines for the
+# host side to assert on; writes the lab run into $OUT_DIR/lab/.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-guest.sh"
+trap 'rxe_cleanup; cleanup_extra' EXIT
+top=$(cd "$here/../.." && pwd)
+lab=$top/eval/lab/main.py
+res() { echo "LAB-RESULT $1 $2 ${*:3}"; }
+mnt=()
+cleanup_extra() { local m; for m in "${mnt[@]}"; do umount "$m" 2>/dev/null; done; }
+
+e2e_hosts || { echo "# lab: cannot build the hosts"; exit 1; }
+
+# Every knob of every device, to check that nothing changed.
+snap() {
+	local d f
+	for d in /sys/class/infiniband/rxe_h*/ports/1/cc; do
+		for f in "$d"/*; do [ -f "$f" ] && echo "$f=$(cat "$f")"; done
+	done
+}
+# inventory FILE [EXTRA_LAB_LINES] [HOST_SECTIONS]: the test bed as a lab.
+inventory() {
+	{
+		echo "[lab]"
+		echo "dscp = 26"
+		echo "ctrl_dscp = 48"
+		echo "line_rate_mbps = 20"
+		echo "base_rtt_us = 4000"
+		echo "bed_extras = 1"
+		echo "switch_queue_bytes = tail -n 300 $OUT_DIR/lsw-timeseries.csv | awk -F, '\$3 == \"h2\" && \$4 == 3 {q = \$5} END {print q + 0}'"
+		[ -n "${2:-}" ] && echo "$2"
+		if [ -n "${3:-}" ]; then
+			echo "$3"
+		else
+			for k in 0 1 2; do
+				printf '[host h%d]\nnetns = h%d\nrdma = rxe_h%d\nnetdev = eth%d\nip = 10.0.0.%d\n' \
+					"$k" "$k" "$k" "$k" "$((k + 1))"
+			done
+		fi
+	} >"$1"
+}
+# preflight NAME EXPECT N INVENTORY [ENV...]: the runner must stop with
+# exit 1, print EXPECT in N lines (one per host with the problem), and
+# change no knob.
+preflight() {
+	local name=$1 want=$2 n=$3 inv=$4 before after err rc
+	shift 4
+	before=$(snap)
+	err=$(env "$@" timeout 300 python3 "$lab" --lab "$inv" --scenario S2-2to1 --algos acc \
+		--out "$OUT_DIR/pre-$name" 2>&1 >/dev/null)
+	rc=$?
+	after=$(snap)
+	echo "$err" | sed "s/^/# lab: $name: /"
+	if [ $rc -ne 1 ]; then
+		res "pre-$name" fail "exit $rc, not 1"
+	elif [ "$before" != "$after" ]; then
+		res "pre-$name" fail "knobs changed"
+	elif [ "$(echo "$err" | grep -c "$want")" -ne "$n" ]; then
+		res "pre-$name" fail "not $n line(s) with '$want'"
+	else
+		res "pre-$name" ok "$(echo "$err" | grep "$want" | head -n1)"
+	fi
+}
+
+# A host the runner can reach, outside the namespaces, with device D.
+local_host() {
+	printf '[host h0]\nnetns = h0\nrdma = rxe_h0\nnetdev = eth0\nip = 10.0.0.1\n'
+	printf '[host h1]\nlocal = yes\nrdma = %s\nnetdev = lo\nip = 10.0.0.2\n' "$1"
+	printf '[host h2]\nnetns = h2\nrdma = rxe_h2\nnetdev = eth2\nip = 10.0.0.3\n'
+}
+
+inv=$OUT_DIR/lab.conf
+inventory "$inv"
+# Unreachable: a namespace that does not exist.
+inventory "$OUT_DIR/bad-unreach.conf" "" "$(local_host rxe_h1 | sed 's/^local = yes/netns = nosuchns/')"
+preflight unreachable "unreachable" 1 "$OUT_DIR/bad-unreach.conf"
+# A stock rdma_rxe: a device without cc/ (an empty tmpfs over it, seen by
+# a host on this machine; a namespace's own sysfs would not show it).
+cc1=$(readlink -f /sys/class/infiniband/rxe_h1)/ports/1/cc
+mkdir -p /tmp/cc-copy && cp -a "$cc1"/. /tmp/cc-copy/ 2>/dev/null
+mount -t tmpfs none "$cc1" && mnt+=("$cc1")
+inventory "$OUT_DIR/bad-stock.conf" "" "$(local_host rxe_h1)"
+preflight stock "stock rdma_rxe" 1 "$OUT_DIR/bad-stock.conf"
+umount "$cc1" && mnt=()
+# The algorithm missing: cc/available without acc.
+echo "none dcqcn" >/tmp/avail
+mount --bind /tmp/avail "$cc1/available" && mnt+=("$cc1/available")
+preflight noalgo "does not offer acc" 1 "$OUT_DIR/bad-stock.conf"
+umount "$cc1/available" && mnt=()
+# perftest missing: a PATH with everything but perftest's tools.
+bin=/tmp/nopt
+mkdir -p "$bin"
+for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+	for f in "$d"/*; do
+		case "${f##*/}" in ib_*) continue ;; esac
+		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}" 2>/dev/null
+	done
+done
+preflight noperf "perftest missing" 3 "$inv" PATH="$bin"
+
+# Restore on a kill: SIGTERM mid-run puts every knob back and leaves no
+# perftest running.
+before=$(snap)
+python3 "$lab" --lab "$inv" --scenario S2-2to1 --algos acc --seconds 60 \
+	--out "$OUT_DIR/killed" >"$OUT_DIR/killed.log" 2>&1 &
+pid=$!
+for ((i = 0; i < 300; i++)); do
+	[ "$(cat /sys/class/infiniband/rxe_h0/ports/1/cc/algorithm)" = acc ] &&
+		pgrep -x ib_write_bw >/dev/null && break
+	sleep 0.2
+done
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+sleep 1
+after=$(snap)
+left=$(pgrep -x ib_write_bw | wc -l)
+sed 's/^/# lab: killed: /' "$OUT_DIR/killed.log" | tail -n 4
+if [ "$before" != "$after" ]; then
+	res restore fail "knobs differ after SIGTERM: $(diff <(echo "$before") <(echo "$after") | head -n 3 | tr '\n' ' ')"
+elif [ "$left" -ne 0 ]; then
+	res restore fail "$left perftest process(es) left running"
+else
+	res restore ok "exit $rc, every knob back, no perftest left"
+fi
+
+# The run: S2-2to1 with ACC, as eval/run does it in the test bed.
+before=$(snap)
+timeout 900 python3 "$lab" --lab "$inv" --scenario S2-2to1 --algos "${LAB_ALGOS:-acc}" \
+	--seconds "${LAB_SECONDS:-16}" --perf-args "-u 21" --out "$OUT_DIR/lab" \
+	>"$OUT_DIR/lab.log" 2>&1
+rc=$?
+after=$(snap)
+sed 's/^/# lab: run: /' "$OUT_DIR/lab.log" | tail -n 12
+[ $rc -eq 0 ] && res run ok "exit 0" || res run fail "exit $rc"
+[ "$before" = "$after" ] && res run-restore ok "knobs as before" ||
+	res run-restore fail "knobs changed by the run"
+rxe_dmesg_clean && res dmesg ok "no splat" || res dmesg fail "kernel log splat"
+exit 0

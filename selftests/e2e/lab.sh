@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/e2e/lab.sh: the lab runner (eval/lab, `eval/run --lab`) on the
+# test bed, host side (TAP).  One VM whose network namespaces are the lab's
+# hosts, reached through the netns transport, lsw as the lab's switch (its
+# queue read through the inventory's switch command):
+#   * pre-flight: an unreachable host, a stock rdma_rxe, an algorithm the
+#     module lacks and perftest missing each stop the run with one line per
+#     host concerned and change no knob;
+#   * SIGTERM in the middle of a run puts every knob back and leaves no
+#     perftest running;
+#   * the S2-2to1 incast with ACC through the lab path gives the table of
+#     the built-in test bed's run of the same scenario (eval/run), within
+#     the noise of one run each: per-flow rates, Jain, utilisation.
+# Results: build/results/e2e-lab/{builtin,vm}/.  About 8 minutes.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-host.sh"
+. "$here/../lib/ktap.sh"
+. "$here/lib-checks.sh"
+metrics=$E2E_TOP/eval/metrics.py
+scaling=$E2E_TOP/eval/scaling.py
+res=$E2E_TOP/build/results/e2e-lab
+secs=${LAB_SECONDS:-16}
+
+ktap_header "the lab runner on the test bed" 12
+rm -rf "$res"
+mkdir -p "$res"
+
+# The built-in run first, as eval/run does it.
+EVAL_SECONDS=$secs "$E2E_TOP/eval/run" --scenario S2-2to1 --algos acc \
+	--out "$res/builtin" >"$res/builtin.log" 2>&1
+b=$res/builtin/S2-2to1/acc
+if [ -f "$b/metrics.json" ]; then
+	ktap_pass "the built-in run (eval/run S2-2to1 acc)"
+else
+	ktap_fail "the built-in run (eval/run S2-2to1 acc): see $res/builtin.log"
+fi
+
+# The lab path: the same switch, the guest runs eval/lab/main.py.
+export E2E_HOST_SW="s1 s1 s1" E2E_RATE=20Mbps E2E_MARKING=tcd E2E_INTERVAL=1ms
+E2E_LSW_EXTRA=$(python3 "$scaling" lsw acc --line-bps 20e6)
+export E2E_LSW_EXTRA LAB_SECONDS=$secs
+export E2E_ENV="LAB_SECONDS" E2E_TIMEOUT=$((secs * 20 + 600))
+d=$res/vm
+e2e_run "$d" "$here/lab-guest.sh" >"$d.log" 2>&1
+rc=$?
+grep '^# lab: ' "$d.log" | head -n 60
+[ $rc -eq 0 ] || ktap_diag "the VM run failed at '$E2E_STEP' (exit $rc), log $d.log"
+result() { # NAME DESCRIPTION
+	local line
+	line=$(grep -m1 "^LAB-RESULT $1 " "$d.log")
+	if [ "$(echo "$line" | cut -d' ' -f3)" = ok ]; then
+		ktap_pass "$2 ($(echo "$line" | cut -d' ' -f4-))"
+	else
+		ktap_fail "$2 (${line:-no result})"
+	fi
+}
+result pre-unreachable "pre-flight: an unreachable host stops the run, nothing changed"
+result pre-stock "pre-flight: a stock rdma_rxe stops the run, nothing changed"
+result pre-noalgo "pre-flight: an algorithm the module lacks stops the run, nothing changed"
+result pre-noperf "pre-flight: perftest missing stops the run, nothing changed"
+result restore "SIGTERM mid-run: every knob restored, no perftest left"
+result run "the lab path runs S2-2to1 with ACC"
+result run-restore "the lab path restores every knob after the run"
+result dmesg "no splat in the guest kernel log"
+
+# The same table within noise: one run each, so loose bounds.
+l=$d/lab/S2-2to1/acc
+if [ -f "$l/metrics.json" ] && [ -f "$b/metrics.json" ]; then
+	python3 "$E2E_TOP/eval/summary.py" brief "$b/metrics.json" | sed 's/^/# built-in: /'
+	python3 "$E2E_TOP/eval/summary.py" brief "$l/metrics.json" | sed 's/^/# lab path: /'
+	ub=$(get "$b" utilisation) ul=$(get "$l" utilisation)
+	jb=$(get "$b" jain) jl=$(get "$l" jain)
+	fb=$(get "$b" fair_mbps) fl=$(get "$l" fair_mbps)
+	ql=$(get "$l" queue_active_mean_bytes)
+	ktap_check "same table: utilisation $ul (lab path) vs $ub (built-in) within 15 %" \
+		near "$ul" "$ub" 15
+	ktap_check "same table: Jain $jl vs $jb, both >= 0.9; fair share $fl vs $fb Mb/s within 20 %" \
+		eval 'ge "$jl" 0.9 && ge "$jb" 0.9 && near "$fl" "$fb" 20'
+	ktap_check "the switch command measured the queue (mean $ql B while active)" \
+		eval '[ -n "$ql" ]'
+else
+	ktap_fail "same table: utilisation (a run has no metrics)"
+	ktap_fail "same table: Jain and fair share (a run has no metrics)"
+	ktap_fail "the switch command measured the queue (no metrics)"
+fi
+ktap_finish
