@@ -75,6 +75,22 @@ static int parse_driver(const struct nlattr *table, struct qp_info *qp)
 	return cur ? -1 : 0;
 }
 
+static int get_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+		return -1;
+	*v = mnl_attr_get_u32(a);
+	return 0;
+}
+
+static int get_u8(const struct nlattr *a, uint8_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+		return -1;
+	*v = mnl_attr_get_u8(a);
+	return 0;
+}
+
 int qp_parse_entry(const struct nlattr *entry, struct qp_info *qp)
 {
 	const struct nlattr *a;
@@ -84,36 +100,30 @@ int qp_parse_entry(const struct nlattr *entry, struct qp_info *qp)
 	mnl_attr_for_each_nested(a, entry) {
 		switch (mnl_attr_get_type(a)) {
 		case RDMA_NLDEV_ATTR_RES_LQPN:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			if (get_u32(a, &qp->lqpn))
 				return -1;
-			qp->lqpn = mnl_attr_get_u32(a);
 			have_lqpn = 1;
 			break;
 		case RDMA_NLDEV_ATTR_RES_RQPN:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			if (get_u32(a, &qp->rqpn))
 				return -1;
-			qp->rqpn = mnl_attr_get_u32(a);
 			qp->has_rqpn = 1;
 			break;
 		case RDMA_NLDEV_ATTR_RES_PID:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			if (get_u32(a, &qp->pid))
 				return -1;
-			qp->pid = mnl_attr_get_u32(a);
 			break;
 		case RDMA_NLDEV_ATTR_PORT_INDEX:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			if (get_u32(a, &qp->port))
 				return -1;
-			qp->port = mnl_attr_get_u32(a);
 			break;
 		case RDMA_NLDEV_ATTR_RES_TYPE:
-			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+			if (get_u8(a, &qp->type))
 				return -1;
-			qp->type = mnl_attr_get_u8(a);
 			break;
 		case RDMA_NLDEV_ATTR_RES_STATE:
-			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+			if (get_u8(a, &qp->state))
 				return -1;
-			qp->state = mnl_attr_get_u8(a);
 			break;
 		case RDMA_NLDEV_ATTR_RES_KERN_NAME:
 			copy_str(qp->comm, a);

@@ -105,9 +105,27 @@ static int show_json(FILE *f, const char *dev)
 	return 0;
 }
 
+/* one row of the priority table: prio<N>SUFFIX for N = 0..7 */
+static int prio_row(FILE *f, const char *dev, const char *title,
+		    const char *suffix)
+{
+	char v[KNOB_VALUE_MAX], name[32];
+
+	fprintf(f, "\n  %-9s ", title);
+	for (int p = 0; p < KNOB_PRIOS; p++) {
+		snprintf(name, sizeof(name), "prio%d%s", p, suffix);
+		if (read_knob(dev, name, v))
+			return -1;
+		if (!strcmp(suffix, "_np"))
+			snprintf(v, sizeof(v), "%s", strcmp(v, "1") ? "off" : "on");
+		fprintf(f, " %-8s", v);
+	}
+	return 0;
+}
+
 static int show_text(FILE *f, const char *dev)
 {
-	char v[KNOB_VALUE_MAX], avail[KNOB_VALUE_MAX], name[32];
+	char v[KNOB_VALUE_MAX], avail[KNOB_VALUE_MAX];
 	uint64_t sent = 0, marked = 0;
 	int group = -1, changed = 0;
 
@@ -117,20 +135,9 @@ static int show_text(FILE *f, const char *dev)
 	fputs("  priority  ", f);
 	for (int p = 0; p < KNOB_PRIOS; p++)
 		fprintf(f, " %-8d", p);
-	fputs("\n  algorithm ", f);
-	for (int p = 0; p < KNOB_PRIOS; p++) {
-		snprintf(name, sizeof(name), "prio%d_algorithm", p);
-		if (read_knob(dev, name, v))
-			return -1;
-		fprintf(f, " %-8s", v);
-	}
-	fputs("\n  np        ", f);
-	for (int p = 0; p < KNOB_PRIOS; p++) {
-		snprintf(name, sizeof(name), "prio%d_np", p);
-		if (read_knob(dev, name, v))
-			return -1;
-		fprintf(f, " %-8s", strcmp(v, "1") ? "off" : "on");
-	}
+	if (prio_row(f, dev, "algorithm", "_algorithm") ||
+	    prio_row(f, dev, "np", "_np"))
+		return -1;
 	counter_read(dev, "np_cnp_sent", &sent);
 	counter_read(dev, "np_ecn_marked_roce_packets", &marked);
 	fprintf(f, "\n  notification point: %" PRIu64 " CE-marked packets, %"

@@ -306,11 +306,29 @@ static void test_qp_entry(void **state)
 	assert_string_equal(qp_cc_state(&qp), "-");
 }
 
+/* a QP entry whose driver table has a nameless value or a valueless name */
+static struct nlattr *bad_driver_entry(char *buf, int dangling_name)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlattr *entry, *drv;
+
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 1);
+	drv = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_DRIVER);
+	if (dangling_name)
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "dangling");
+	else
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 5);
+	mnl_attr_nest_end(nlh, drv);
+	mnl_attr_nest_end(nlh, entry);
+	return entry;
+}
+
 static void test_qp_entry_malformed(void **state)
 {
 	static char buf[4096];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct nlattr *entry, *drv;
+	struct nlattr *entry;
 	struct qp_info qp;
 
 	(void)state;
@@ -321,23 +339,8 @@ static void test_qp_entry_malformed(void **state)
 	assert_int_equal(qp_parse_entry(entry, &qp), -1);
 
 	/* a value without a name, and a name without a value */
-	nlh = mnl_nlmsg_put_header(buf);
-	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 1);
-	drv = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_DRIVER);
-	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 5);
-	mnl_attr_nest_end(nlh, drv);
-	mnl_attr_nest_end(nlh, entry);
-	assert_int_equal(qp_parse_entry(entry, &qp), -1);
-
-	nlh = mnl_nlmsg_put_header(buf);
-	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 1);
-	drv = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_DRIVER);
-	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "dangling");
-	mnl_attr_nest_end(nlh, drv);
-	mnl_attr_nest_end(nlh, entry);
-	assert_int_equal(qp_parse_entry(entry, &qp), -1);
+	assert_int_equal(qp_parse_entry(bad_driver_entry(buf, 0), &qp), -1);
+	assert_int_equal(qp_parse_entry(bad_driver_entry(buf, 1), &qp), -1);
 
 	/* a u32 of the wrong size */
 	nlh = mnl_nlmsg_put_header(buf);
