@@ -8,7 +8,7 @@
 #            their order; a malformed value, an unknown knob, and a value
 #            the kernel refuses change nothing and say why in one line;
 #   qp       during an ACC flow, the RC QPs and their driver attributes
-#            are those of "rdma -dd res show qp";
+#            are those of "rdma -dd res show qp", marks included;
 #   monitor  --count N refreshes once a second; SIGINT ends it with
 #            status 0; so does deleting the device it watches.
 # Runs in the test VM: selftests/rxe/vm-suite cc-tool.sh (rxe-cc built).
@@ -137,9 +137,10 @@ for q in json.load(open(sys.argv[1])):
 	[ -n "$ours" ] && [ "$ours" = "$theirs" ] &&
 		py "any(q['driver']['cc_algorithm'] == 'acc' and
 			q['driver']['cc_rate_bps'] > 0 and q['state'] == 'RTS' and
+			'acc_ce_periods' in q['driver'] and 'acc_ue_periods' in q['driver'] and
 			q['cc_state'] in ('run', 'halted', 'victim') for q in d)" \
 			"$OUT/qp.json" &&
-		grep -qE '^rxe_b +[0-9]+ +[0-9]+ RTS +acc +(run|halted|victim) ' "$OUT/qp.txt"
+		grep -qE '^rxe_b +[0-9]+ +[0-9]+ RTS +acc +(run|halted|victim) .* ce [0-9]+/ue [0-9]+$' "$OUT/qp.txt"
 }
 ktap_check "qp: the RC QPs of rdma res, an ACC QP running, text and JSON" qp_case
 

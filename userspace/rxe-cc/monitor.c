@@ -59,23 +59,23 @@ static void print_text(FILE *f, const char *dev, const struct dev_view *v)
 		" UE ACKs, %" PRIu64 " CNPs sent, %" PRIu64 " CNPs handled; %d RC QPs\n",
 		dev, mark_delta(v, 0), mark_delta(v, 1), mark_delta(v, 2),
 		mark_delta(v, 3), v->now.n);
-	fprintf(f, "%6s %-6s %-8s %12s %10s %8s %6s\n", "lqpn", "algo", "cc",
-		"rate", "inflight_B", "halts", "+1s");
+	fprintf(f, "%6s %-6s %-8s %12s %10s %8s %6s  %s\n", "lqpn", "algo",
+		"cc", "rate", "inflight_B", "halts", "+1s", "marks");
 	for (int i = 0; i < v->now.n; i++) {
 		const struct qp_info *qp = &v->now.qp[i];
 		const struct qp_drv_attr *algo = qp_drv(qp, "cc_algorithm");
 		uint64_t halts = qp_drv_u64(qp, "acc_halts", 0);
-		char rate[24] = "-";
+		char rate[24] = "-", m[48];
 
 		if (qp_drv(qp, "cc_rate_bps"))
 			fmt_rate(rate, sizeof(rate),
 				 qp_drv_u64(qp, "cc_rate_bps", 0));
 		fprintf(f, "%6" PRIu32 " %-6s %-8s %12s %10" PRIu64 " %8" PRIu64
-			" %6" PRIu64 "\n", qp->lqpn,
+			" %6" PRIu64 "  %s\n", qp->lqpn,
 			algo && algo->is_string ? algo->str : "?",
 			qp_cc_state(qp), rate,
 			qp_drv_u64(qp, "cc_inflight_bytes", 0), halts,
-			halts - halts_before(v, qp));
+			halts - halts_before(v, qp), qp_marks(qp, m, sizeof(m)));
 	}
 	fputc('\n', f);
 }

@@ -4,6 +4,7 @@
  */
 #include "qp.h"
 
+#include <inttypes.h>
 #include <rdma/rdma_netlink.h>
 #include <stdio.h>
 #include <string.h>
@@ -189,4 +190,18 @@ const char *qp_cc_state(const struct qp_info *qp)
 	if (qp_drv_u64(qp, "acc_victim_periods", 0))
 		return "victim";
 	return "run";
+}
+
+const char *qp_marks(const struct qp_info *qp, char *buf, size_t len)
+{
+	if (qp_drv(qp, "acc_ce_periods"))
+		snprintf(buf, len, "ce %" PRIu64 "/ue %" PRIu64,
+			 qp_drv_u64(qp, "acc_ce_periods", 0),
+			 qp_drv_u64(qp, "acc_ue_periods", 0));
+	else if (qp_drv(qp, "dcqcn_cnp_handled"))
+		snprintf(buf, len, "cnp %" PRIu64,
+			 qp_drv_u64(qp, "dcqcn_cnp_handled", 0));
+	else
+		snprintf(buf, len, "-");
+	return buf;
 }

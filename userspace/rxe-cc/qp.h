@@ -8,6 +8,7 @@
 #define RXE_CC_QP_H
 
 #include <libmnl/libmnl.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define QP_DRV_MAX	32
@@ -46,5 +47,11 @@ const char *qp_state_name(uint8_t state);
  * (ACC halt), "victim" (ACC UE periods), "run".
  */
 const char *qp_cc_state(const struct qp_info *qp);
+
+/*
+ * The marks the QP's sender has seen, into BUF: ACC "ce C/ue U" (periods
+ * with CE, periods with UE only), DCQCN "cnp N" (CNPs handled), else "-".
+ */
+const char *qp_marks(const struct qp_info *qp, char *buf, size_t len);
 
 #endif

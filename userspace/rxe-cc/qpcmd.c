@@ -88,7 +88,7 @@ void qp_json(FILE *f, const char *dev, const struct qp_info *qp)
 static void qp_text(FILE *f, const char *dev, const struct qp_info *qp)
 {
 	const struct qp_drv_attr *algo = qp_drv(qp, "cc_algorithm");
-	char rate[24] = "-", line[24] = "-", rqpn[12] = "-";
+	char rate[24] = "-", line[24] = "-", rqpn[12] = "-", marks[48];
 
 	if (qp_drv(qp, "cc_rate_bps")) {
 		fmt_rate(rate, sizeof(rate), qp_drv_u64(qp, "cc_rate_bps", 0));
@@ -98,17 +98,18 @@ static void qp_text(FILE *f, const char *dev, const struct qp_info *qp)
 	if (qp->has_rqpn)
 		snprintf(rqpn, sizeof(rqpn), "%" PRIu32, qp->rqpn);
 	fprintf(f, "%-10s %6" PRIu32 " %6s %-5s %-6s %-8s %12s %12s %10" PRIu64
-		" %8" PRIu64 "\n", dev, qp->lqpn, rqpn, qp_state_name(qp->state),
+		" %8" PRIu64 "  %s\n", dev, qp->lqpn, rqpn,
+		qp_state_name(qp->state),
 		algo && algo->is_string ? algo->str : "?", qp_cc_state(qp),
 		rate, line, qp_drv_u64(qp, "cc_inflight_bytes", 0),
-		qp_drv_u64(qp, "acc_halts", 0));
+		qp_drv_u64(qp, "acc_halts", 0), qp_marks(qp, marks, sizeof(marks)));
 }
 
 void qp_text_header(FILE *f)
 {
-	fprintf(f, "%-10s %6s %6s %-5s %-6s %-8s %12s %12s %10s %8s\n", "dev",
-		"lqpn", "rqpn", "state", "algo", "cc", "rate", "line",
-		"inflight_B", "halts");
+	fprintf(f, "%-10s %6s %6s %-5s %-6s %-8s %12s %12s %10s %8s  %s\n",
+		"dev", "lqpn", "rqpn", "state", "algo", "cc", "rate", "line",
+		"inflight_B", "halts", "marks");
 }
 
 int qp_show(FILE *f, const char *dev, int json, int *shown)

@@ -276,6 +276,10 @@ static struct nlattr *build_entry(char *buf, int with_driver)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DRIVER_U32, 1);
 		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "acc_halts");
 		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 7);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "acc_ce_periods");
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 12);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "acc_ue_periods");
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 3);
 		mnl_attr_nest_end(nlh, drv);
 	}
 	mnl_attr_nest_end(nlh, entry);
@@ -286,6 +290,7 @@ static void test_qp_entry(void **state)
 {
 	static char buf[4096];
 	struct qp_info qp;
+	char m[48];
 
 	(void)state;
 	assert_int_equal(qp_parse_entry(build_entry(buf, 1), &qp), 0);
@@ -294,16 +299,18 @@ static void test_qp_entry(void **state)
 	assert_int_equal(qp.pid, 4242);
 	assert_string_equal(qp_type_name(qp.type), "RC");
 	assert_string_equal(qp_state_name(qp.state), "RTS");
-	assert_int_equal(qp.n_drv, 5);
+	assert_int_equal(qp.n_drv, 7);
 	assert_string_equal(qp_drv(&qp, "cc_algorithm")->str, "acc");
 	assert_int_equal(qp_drv_u64(&qp, "cc_rate_bps", 0), 20000000);
 	assert_int_equal(qp_drv_u64(&qp, "acc_halts", 0), 7);
 	assert_int_equal(qp_drv_u64(&qp, "missing", 99), 99);
 	assert_string_equal(qp_cc_state(&qp), "halted");
+	assert_string_equal(qp_marks(&qp, m, sizeof(m)), "ce 12/ue 3");
 
 	assert_int_equal(qp_parse_entry(build_entry(buf, 0), &qp), 0);
 	assert_int_equal(qp.n_drv, 0);
 	assert_string_equal(qp_cc_state(&qp), "-");
+	assert_string_equal(qp_marks(&qp, m, sizeof(m)), "-");
 }
 
 /* a QP entry whose driver table has a nameless value or a valueless name */
