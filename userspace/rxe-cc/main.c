@@ -65,9 +65,12 @@ static int run(const struct cli *cli)
 	n = devices(cli->dev, names);
 	if (n < 0)
 		return 1;
-	if (!n && cli->verb == VERB_MONITOR) {
-		fputs("rxe-cc: no rxe-acc device\n", stderr);
-		return 1;
+	if (!n && (cli->verb == VERB_MONITOR || !cli->json)) {
+		/* JSON readers get an empty array; people get a reason */
+		fputs("rxe-cc: no rxe-acc device (rdma link add NAME type rxe netdev IF)\n",
+		      stderr);
+		if (cli->verb == VERB_MONITOR)
+			return 1;
 	}
 	switch (cli->verb) {
 	case VERB_SHOW:
