@@ -132,6 +132,9 @@ static int acc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 {
 	const struct rxe_cc_acc_params *p = rxe_cc_qp_params(qp);
 	const struct rxe_cc_acc *st = rxe_cc_priv(qp);
+	/* the QP's own marks: periods whose ACKs echoed CE, and UE only */
+	u64 ce_periods = st->stats.periods[RXE_CC_ACC_PERIOD_CONGESTED] +
+			 st->stats.periods[RXE_CC_ACC_PERIOD_POSSIBLY];
 
 	if (rdma_nl_put_driver_u32(msg, "acc_halted", st->halted) ||
 	    rdma_nl_put_driver_u64(msg, "acc_base_rtt_ns",
@@ -144,7 +147,10 @@ static int acc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 	    rdma_nl_put_driver_u64(msg, "acc_last_excess_bytes",
 				   st->last_halt.excess_bytes) ||
 	    rdma_nl_put_driver_u64(msg, "acc_last_t_halt_ns",
-				   st->last_halt.t_halt_ns))
+				   st->last_halt.t_halt_ns) ||
+	    rdma_nl_put_driver_u64(msg, "acc_ce_periods", ce_periods) ||
+	    rdma_nl_put_driver_u64(msg, "acc_ue_periods",
+				   st->stats.periods[RXE_CC_ACC_PERIOD_VICTIM]))
 		return -EMSGSIZE;
 	return 0;
 }

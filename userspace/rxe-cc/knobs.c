@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knobs.c - the knob table and the checks a value passes before rxe-cc
+ * writes it.  tests/test_knobs.c holds the table to the ABI document.
+ */
+#include "knobs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MBPS_MAX	1600000ULL		/* RXE_CC_MAX_LINE_RATE_MBPS */
+#define KBPS_MAX	(MBPS_MAX * 1000)
+#define US_10S		10000000ULL
+
+#define U(n, g, unit, d, lo, hi) { n, KNOB_UINT, g, unit, d, lo, hi }
+#define B(n, g, d) { n, KNOB_BOOL, g, "", d, 0, 1 }
+#define PRIO(n) \
+	{ "prio" #n "_algorithm", KNOB_PRIO_ALGO, GROUP_CHOICE, "", "default", 0, 0 }, \
+	{ "prio" #n "_np", KNOB_BOOL, GROUP_CHOICE, "", "1", 0, 1 }
+
+const struct knob knob_table[] = {
+	{ "algorithm", KNOB_ALGO, GROUP_CHOICE, "", "none", 0, 0 },
+	{ "available", KNOB_RO, GROUP_CHOICE, "", "none dcqcn acc", 0, 0 },
+	PRIO(0), PRIO(1), PRIO(2), PRIO(3), PRIO(4), PRIO(5), PRIO(6), PRIO(7),
+	U("line_rate_mbps", GROUP_DEVICE, "Mb/s", "0", 0, MBPS_MAX),
+	U("pacer_burst_us", GROUP_DEVICE, "us", "1000", 1, 100000),
+	{ "cnp_dscp", KNOB_DSCP, GROUP_DEVICE, "", "-1", 0, 0 },
+	{ "ack_dscp", KNOB_DSCP, GROUP_DEVICE, "", "-1", 0, 0 },
+	U("rpg_ai_rate", GROUP_DCQCN, "Mb/s", "5", 1, MBPS_MAX),
+	U("rpg_ai_rate_kbps", GROUP_DCQCN, "kb/s", "5000", 1, KBPS_MAX),
+	U("rpg_hai_rate", GROUP_DCQCN, "Mb/s", "50", 1, MBPS_MAX),
+	U("rpg_hai_rate_kbps", GROUP_DCQCN, "kb/s", "50000", 1, KBPS_MAX),
+	U("rpg_time_reset", GROUP_DCQCN, "us", "300", 1, US_10S),
+	U("rpg_byte_reset", GROUP_DCQCN, "bytes", "32767", 0, 1073741824),
+	U("rpg_threshold", GROUP_DCQCN, "", "1", 1, 31),
+	U("rpg_min_rate", GROUP_DCQCN, "Mb/s", "1", 1, MBPS_MAX),
+	U("rpg_min_rate_kbps", GROUP_DCQCN, "kb/s", "1000", 1, KBPS_MAX),
+	U("rpg_max_rate", GROUP_DCQCN, "Mb/s", "0", 0, MBPS_MAX),
+	U("rpg_max_rate_kbps", GROUP_DCQCN, "kb/s", "0", 0, KBPS_MAX),
+	U("rpg_min_dec_fac", GROUP_DCQCN, "%", "50", 1, 100),
+	U("rpg_gd", GROUP_DCQCN, "", "11", 1, 15),
+	U("dce_tcp_g", GROUP_DCQCN, "/1024", "1019", 0, 1023),
+	U("dce_tcp_rtt", GROUP_DCQCN, "us", "1", 1, US_10S),
+	U("rate_reduce_monitor_period", GROUP_DCQCN, "us", "4", 0, US_10S),
+	U("initial_alpha_value", GROUP_DCQCN, "/1024", "1023", 0, 1023),
+	U("rate_to_set_on_first_cnp", GROUP_DCQCN, "Mb/s", "0", 0, MBPS_MAX),
+	U("rate_to_set_on_first_cnp_kbps", GROUP_DCQCN, "kb/s", "0", 0, KBPS_MAX),
+	B("clamp_tgt_rate", GROUP_DCQCN, "0"),
+	U("min_time_between_cnps", GROUP_DCQCN, "us", "0", 0, US_10S),
+	U("acc_period_us", GROUP_ACC, "us", "50", 1, 100000),
+	U("acc_halt_max_us", GROUP_ACC, "us", "400", 1, 1000000),
+	U("acc_base_rtt_us", GROUP_ACC, "us", "0", 0, 1000000),
+	U("acc_min_rate_mbps", GROUP_ACC, "Mb/s", "1", 0, MBPS_MAX),
+	U("acc_max_rate_mbps", GROUP_ACC, "Mb/s", "0", 0, MBPS_MAX),
+	U("acc_start_rate_mbps", GROUP_ACC, "Mb/s", "0", 0, MBPS_MAX),
+	U("acc_theta_ce_pct", GROUP_ACC, "%", "90", 1, 100),
+	U("acc_p_thresh", GROUP_ACC, "", "3", 1, 1000),
+	U("acc_beta0_ppm", GROUP_ACC, "ppm", "62500", 1, 500000),
+	B("acc_halt", GROUP_ACC, "1"),
+	B("acc_gate", GROUP_ACC, "0"),
+};
+
+const size_t knob_count = sizeof(knob_table) / sizeof(knob_table[0]);
+
+const struct knob *knob_find(const char *name)
+{
+	for (size_t i = 0; i < knob_count; i++)
+		if (!strcmp(knob_table[i].name, name))
+			return &knob_table[i];
+	return NULL;
+}
+
+int word_in_list(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	if (!n)
+		return 0;
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, " \t\n");
+		len = strcspn(p, " \t\n");
+		if (len == n && !strncmp(p, word, n))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+/* Plain decimal only: no sign, no base prefix, no spaces, fits 64 bits. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+int knob_check(const struct knob *k, const char *v, const char *available,
+	       char *why, size_t why_len)
+{
+	uint64_t n;
+
+	if (strlen(v) >= KNOB_VALUE_MAX) {
+		snprintf(why, why_len, "value too long");
+		return -1;
+	}
+	switch (k->kind) {
+	case KNOB_RO:
+		snprintf(why, why_len, "read-only");
+		return -1;
+	case KNOB_BOOL:
+		if (strcmp(v, "0") && strcmp(v, "1")) {
+			snprintf(why, why_len, "'%s' is not 0 or 1", v);
+			return -1;
+		}
+		return 0;
+	case KNOB_DSCP:
+		if (!strcmp(v, "-1"))
+			return 0;
+		if (parse_u64(v, &n) || n > 63) {
+			snprintf(why, why_len, "'%s' is not -1 or a DSCP 0..63", v);
+			return -1;
+		}
+		return 0;
+	case KNOB_PRIO_ALGO:
+		if (!strcmp(v, "default"))
+			return 0;
+		/* fall through */
+	case KNOB_ALGO:
+		if (!word_in_list(v, available)) {
+			snprintf(why, why_len, "'%s' is not %s%s", v,
+				 k->kind == KNOB_PRIO_ALGO ? "default or one of: " :
+				 "one of: ", available);
+			why[strcspn(why, "\n")] = 0;
+			return -1;
+		}
+		return 0;
+	case KNOB_UINT:
+		if (parse_u64(v, &n)) {
+			snprintf(why, why_len, "'%s' is not a whole number", v);
+			return -1;
+		}
+		if (n < k->min || n > k->max) {
+			snprintf(why, why_len, "%s is out of range %" PRIu64
+				 "..%" PRIu64 "%s%s", v, k->min, k->max,
+				 *k->unit ? " " : "", k->unit);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(why, why_len, "unknown kind");
+	return -1;
+}
+
+int knob_assignment(char *buf, char **name, char **value)
+{
+	char *eq = strchr(buf, '=');
+
+	if (!eq || eq == buf)
+		return -1;
+	*eq = 0;
+	*name = buf;
+	*value = eq + 1;
+	return 0;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * monitor.c - like top: every second, each RC QP's rate, CC state and
+ * halts (with the halts of the last second), and each device's marks:
+ * CE and UE ACKs (ACC), CNPs sent and handled (DCQCN), per second.  A
+ * terminal is redrawn in place; otherwise (or with --json, one object per
+ * line) each refresh is appended.
+ */
+#include "monitor.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "out.h"
+#include "qpcmd.h"
+#include "sysfs.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static const char *const marks[] = {
+	"acc_ce_acks", "acc_ue_acks", "np_cnp_sent", "rp_cnp_handled",
+};
+#define N_MARKS (sizeof(marks) / sizeof(marks[0]))
+
+struct dev_view {
+	struct qp_list now, before;
+	uint64_t mark[N_MARKS], mark_before[N_MARKS];
+	int have_before;
+};
+
+static uint64_t halts_before(const struct dev_view *v, const struct qp_info *qp)
+{
+	for (int i = 0; v->have_before && i < v->before.n; i++)
+		if (v->before.qp[i].lqpn == qp->lqpn)
+			return qp_drv_u64(&v->before.qp[i], "acc_halts", 0);
+	return qp_drv_u64(qp, "acc_halts", 0);
+}
+
+static uint64_t mark_delta(const struct dev_view *v, size_t m)
+{
+	return v->have_before && v->mark[m] >= v->mark_before[m] ?
+		v->mark[m] - v->mark_before[m] : 0;
+}
+
+static void print_text(FILE *f, const char *dev, const struct dev_view *v)
+{
+	fprintf(f, "%s: per second: %" PRIu64 " CE ACKs, %" PRIu64
+		" UE ACKs, %" PRIu64 " CNPs sent, %" PRIu64 " CNPs handled; %d RC QPs\n",
+		dev, mark_delta(v, 0), mark_delta(v, 1), mark_delta(v, 2),
+		mark_delta(v, 3), v->now.n);
+	fprintf(f, "%6s %-6s %-8s %12s %10s %8s %6s  %s\n", "lqpn", "algo",
+		"cc", "rate", "inflight_B", "halts", "+1s", "marks");
+	for (int i = 0; i < v->now.n; i++) {
+		const struct qp_info *qp = &v->now.qp[i];
+		const struct qp_drv_attr *algo = qp_drv(qp, "cc_algorithm");
+		uint64_t halts = qp_drv_u64(qp, "acc_halts", 0);
+		char rate[24] = "-", m[48];
+
+		if (qp_drv(qp, "cc_rate_bps"))
+			fmt_rate(rate, sizeof(rate),
+				 qp_drv_u64(qp, "cc_rate_bps", 0));
+		fprintf(f, "%6" PRIu32 " %-6s %-8s %12s %10" PRIu64 " %8" PRIu64
+			" %6" PRIu64 "  %s\n", qp->lqpn,
+			algo && algo->is_string ? algo->str : "?",
+			qp_cc_state(qp), rate,
+			qp_drv_u64(qp, "cc_inflight_bytes", 0), halts,
+			halts - halts_before(v, qp), qp_marks(qp, m, sizeof(m)));
+	}
+	fputc('\n', f);
+}
+
+static void print_json(FILE *f, const char *dev, const struct dev_view *v,
+		       int first)
+{
+	fprintf(f, "%s{\"device\":", first ? "" : ",");
+	json_string(f, dev);
+	fputs(",\"per_second\":{", f);
+	for (size_t m = 0; m < N_MARKS; m++)
+		fprintf(f, "%s\"%s\":%" PRIu64, m ? "," : "", marks[m],
+			mark_delta(v, m));
+	fputs("},\"qps\":[", f);
+	for (int i = 0; i < v->now.n; i++) {
+		if (i)
+			fputc(',', f);
+		qp_json(f, dev, &v->now.qp[i]);
+	}
+	fputs("]}", f);
+}
+
+/* Sleeps one second unless a signal ends it. */
+static void nap(void)
+{
+	struct timespec t = { .tv_sec = 1 };
+
+	while (!stop && nanosleep(&t, &t) && errno == EINTR)
+		;
+}
+
+int monitor_run(FILE *f, char (*devs)[DEV_NAME_MAX], int n, int json, long count)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct dev_view *v = calloc(n, sizeof(*v));
+	int tty = !json && isatty(fileno(f)), ret = 0, gone = -1;
+
+	if (!v)
+		return -1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (long round = 0; !stop && (!count || round < count); round++) {
+		if (round)
+			nap();
+		if (stop)
+			break;
+		for (int d = 0; d < n && gone < 0; d++) {
+			struct qp_list tmp = v[d].before;
+			int e;
+
+			v[d].before = v[d].now;
+			v[d].now = tmp;
+			memcpy(v[d].mark_before, v[d].mark, sizeof(v[d].mark));
+			v[d].have_before = round > 0;
+			e = qp_collect(devs[d], &v[d].now);
+			if (e == -ENODEV || !cc_dev_exists(devs[d])) {
+				gone = d;
+				break;
+			}
+			if (e) {
+				fprintf(stderr, "rxe-cc: %s: %s\n", devs[d],
+					strerror(-e));
+				ret = -1;
+				goto out;
+			}
+			for (size_t m = 0; m < N_MARKS; m++)
+				counter_read(devs[d], marks[m], &v[d].mark[m]);
+		}
+		if (gone >= 0)
+			break;
+		if (tty)
+			fputs("\033[H\033[2J", f);
+		if (json)
+			fprintf(f, "{\"time\":%lld,\"devices\":[",
+				(long long)time(NULL));
+		for (int d = 0; d < n; d++) {
+			if (json)
+				print_json(f, devs[d], &v[d], !d);
+			else
+				print_text(f, devs[d], &v[d]);
+		}
+		if (json)
+			fputs("]}\n", f);
+		fflush(f);
+	}
+	if (gone >= 0)
+		fprintf(stderr, "rxe-cc: %s went away\n", devs[gone]);
+out:
+	for (int d = 0; d < n; d++) {
+		qp_list_free(&v[d].now);
+		qp_list_free(&v[d].before);
+	}
+	free(v);
+	return ret;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * set.c - check every assignment, write them, undo on a refusal.
+ */
+#include "set.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knobs.h"
+#include "sysfs.h"
+
+struct assignment {
+	const struct knob *k;
+	char name[KNOB_VALUE_MAX];
+	char value[KNOB_VALUE_MAX];
+	char old[KNOB_VALUE_MAX];
+	int done;
+};
+
+static int check_all(const char *dev, int n, char *const *assign,
+		     struct assignment *a, char *err, size_t err_len)
+{
+	char available[256], buf[2 * KNOB_VALUE_MAX], why[160];
+	char *name, *value;
+	int e;
+
+	e = knob_read(dev, "available", available, sizeof(available));
+	if (e) {
+		snprintf(err, err_len, "%s: cannot read cc/available: %s", dev,
+			 strerror(-e));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (strlen(assign[i]) >= sizeof(buf) ||
+		    snprintf(buf, sizeof(buf), "%s", assign[i]) < 0 ||
+		    knob_assignment(buf, &name, &value)) {
+			snprintf(err, err_len, "'%.64s' is not knob=value",
+				 assign[i]);
+			return -1;
+		}
+		a[i].k = knob_find(name);
+		if (!a[i].k) {
+			snprintf(err, err_len,
+				 "unknown knob '%.64s' (rxe-cc show lists them)",
+				 name);
+			return -1;
+		}
+		if (knob_check(a[i].k, value, available, why, sizeof(why))) {
+			snprintf(err, err_len, "%s: %s", name, why);
+			return -1;
+		}
+		for (int j = 0; j < i; j++)
+			if (a[j].k == a[i].k) {
+				snprintf(err, err_len, "%s is set twice", name);
+				return -1;
+			}
+		snprintf(a[i].name, sizeof(a[i].name), "%s", name);
+		snprintf(a[i].value, sizeof(a[i].value), "%s", value);
+		e = knob_read(dev, name, a[i].old, sizeof(a[i].old));
+		if (e) {
+			snprintf(err, err_len, "%s: cannot read %s: %s", dev,
+				 name, strerror(-e));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Write back, newest first, what was written: each step undoes one. */
+static int undo(const char *dev, struct assignment *a, const int *order,
+		int written)
+{
+	int bad = 0;
+
+	while (written-- > 0)
+		if (knob_write(dev, a[order[written]].name,
+			       a[order[written]].old))
+			bad = 1;
+	return bad;
+}
+
+int cc_set(const char *dev, int n, char *const *assign, char *err,
+	   size_t err_len)
+{
+	struct assignment a[SET_MAX] = { 0 };
+	int order[SET_MAX], written = 0, refused = -1, refusal = 0;
+
+	if (!cc_dev_exists(dev)) {
+		snprintf(err, err_len, "%s: no such rxe-acc device", dev);
+		return -1;
+	}
+	if (n < 1 || n > SET_MAX) {
+		snprintf(err, err_len, "give 1 to %d knob=value", SET_MAX);
+		return -1;
+	}
+	if (check_all(dev, n, assign, a, err, err_len))
+		return -1;
+
+	/* passes until all are written or a pass writes none */
+	for (int progress = 1; progress && written < n;) {
+		progress = 0;
+		for (int i = 0; i < n; i++) {
+			int e;
+
+			if (a[i].done)
+				continue;
+			e = knob_write(dev, a[i].name, a[i].value);
+			if (!e) {
+				a[i].done = 1;
+				order[written++] = i;
+				progress = 1;
+				continue;
+			}
+			refused = i;
+			refusal = e;
+			if (e != -EINVAL) {	/* no order helps */
+				progress = 0;
+				break;
+			}
+		}
+	}
+	if (written == n)
+		return 0;
+	snprintf(err, err_len, "%s: %s=%s: the kernel refused it (%s)%s", dev,
+		 a[refused].name, a[refused].value, strerror(-refusal),
+		 undo(dev, a, order, written) ?
+		 "; restoring the knobs written before it FAILED" :
+		 "; nothing changed");
+	return -1;
+}

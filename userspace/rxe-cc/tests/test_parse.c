@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_parse.c - rxe-cc's parsing: the command line, knob values, the
+ * knob table against the ABI document, netlink QP entries, and output.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <rdma/rdma_netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "knobs.h"
+#include "out.h"
+#include "qp.h"
+
+#define ARGV(...) ((char *[]){ "rxe-cc", __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ "rxe-cc", __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(cli, err, ...) \
+	cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), cli, err, sizeof(err))
+
+static void test_cli_verbs(void **state)
+{
+	struct cli c;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(cli_parse(1, ARGV(NULL), &c, err, sizeof(err)), 0);
+	assert_int_equal(c.verb, VERB_SHOW);
+	assert_null(c.dev);
+
+	assert_int_equal(PARSE(&c, err, "show", "rxe0"), 0);
+	assert_int_equal(c.verb, VERB_SHOW);
+	assert_string_equal(c.dev, "rxe0");
+	assert_int_equal(c.json, 0);
+
+	assert_int_equal(PARSE(&c, err, "qp", "--json"), 0);
+	assert_int_equal(c.verb, VERB_QP);
+	assert_int_equal(c.json, 1);
+	assert_null(c.dev);
+
+	assert_int_equal(PARSE(&c, err, "-j", "monitor", "rxe1", "-n", "3"), 0);
+	assert_int_equal(c.verb, VERB_MONITOR);
+	assert_string_equal(c.dev, "rxe1");
+	assert_int_equal(c.count, 3);
+	assert_int_equal(c.json, 1);
+
+	assert_int_equal(PARSE(&c, err, "set", "rxe0", "acc_gate=1",
+			       "algorithm=acc"), 0);
+	assert_int_equal(c.verb, VERB_SET);
+	assert_string_equal(c.dev, "rxe0");
+	assert_int_equal(c.n_assign, 2);
+	assert_string_equal(c.assign[0], "acc_gate=1");
+	assert_string_equal(c.assign[1], "algorithm=acc");
+	cli_free(&c);
+
+	assert_int_equal(PARSE(&c, err, "--help"), 0);
+	assert_int_equal(c.verb, VERB_HELP);
+}
+
+static void test_cli_errors(void **state)
+{
+	struct cli c;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(PARSE(&c, err, "frob"), -1);
+	assert_non_null(strstr(err, "unknown verb 'frob'"));
+	assert_int_equal(PARSE(&c, err, "show", "--bogus"), -1);
+	assert_non_null(strstr(err, "unknown option '--bogus'"));
+	assert_int_equal(PARSE(&c, err, "set", "rxe0"), -1);
+	assert_non_null(strstr(err, "usage: rxe-cc set"));
+	assert_int_equal(PARSE(&c, err, "show", "rxe0", "rxe1"), -1);
+	assert_non_null(strstr(err, "at most one device"));
+	assert_int_equal(PARSE(&c, err, "monitor", "-n"), -1);
+	assert_int_equal(PARSE(&c, err, "monitor", "-n", "x"), -1);
+	assert_int_equal(PARSE(&c, err, "monitor", "-n", "-1"), -1);
+	assert_int_equal(PARSE(&c, err, "qp", "-n", "2"), -1);
+	assert_non_null(strstr(err, "--count is for monitor"));
+}
+
+static void check_ok(const char *name, const char *v)
+{
+	char why[160] = "";
+	const struct knob *k = knob_find(name);
+
+	assert_non_null(k);
+	if (knob_check(k, v, "none dcqcn acc\n", why, sizeof(why)))
+		fail_msg("%s=%s refused: %s", name, v, why);
+}
+
+static void check_bad(const char *name, const char *v, const char *reason)
+{
+	char why[160] = "";
+	const struct knob *k = knob_find(name);
+
+	assert_non_null(k);
+	if (!knob_check(k, v, "none dcqcn acc\n", why, sizeof(why)))
+		fail_msg("%s=%s accepted", name, v);
+	if (!strstr(why, reason))
+		fail_msg("%s=%s: '%s' does not say '%s'", name, v, why, reason);
+	assert_null(strchr(why, '\n'));
+}
+
+static void test_knob_values(void **state)
+{
+	(void)state;
+	check_ok("algorithm", "acc");
+	check_ok("algorithm", "none");
+	check_bad("algorithm", "default", "not one of: none dcqcn acc");
+	check_bad("algorithm", "ac", "not one of");
+	check_bad("algorithm", "", "not one of");
+	check_ok("prio3_algorithm", "default");
+	check_ok("prio3_algorithm", "dcqcn");
+	check_bad("prio3_algorithm", "tcp", "not default or one of");
+	check_ok("prio7_np", "0");
+	check_bad("prio7_np", "2", "not 0 or 1");
+	check_bad("acc_gate", "yes", "not 0 or 1");
+	check_ok("cnp_dscp", "-1");
+	check_ok("cnp_dscp", "63");
+	check_bad("cnp_dscp", "64", "DSCP 0..63");
+	check_bad("ack_dscp", "-2", "DSCP 0..63");
+	check_ok("acc_period_us", "4000");
+	check_bad("acc_period_us", "0", "out of range 1..100000 us");
+	check_bad("acc_period_us", "100001", "out of range");
+	check_bad("acc_period_us", "0x10", "not a whole number");
+	check_bad("acc_period_us", "+5", "not a whole number");
+	check_bad("acc_period_us", " 5", "not a whole number");
+	check_bad("acc_period_us", "5 ", "not a whole number");
+	check_bad("acc_period_us", "1.5", "not a whole number");
+	check_bad("acc_period_us", "", "not a whole number");
+	check_bad("rpg_byte_reset", "99999999999999999999999", "not a whole number");
+	check_ok("rpg_byte_reset", "0");
+	check_ok("line_rate_mbps", "1600000");
+	check_bad("line_rate_mbps", "1600001", "out of range 0..1600000 Mb/s");
+	check_bad("available", "acc", "read-only");
+	check_bad("acc_period_us", "1111111111111111111111111111111111111111111111111111111111111111111",
+		  "too long");
+	assert_null(knob_find("acc_period"));
+	assert_null(knob_find("prio8_np"));
+}
+
+static void test_assignment(void **state)
+{
+	char a[] = "acc_gate=1", b[] = "x==2", c[] = "=1", d[] = "noeq",
+	     e[] = "k=";
+	char *n, *v;
+
+	(void)state;
+	assert_int_equal(knob_assignment(a, &n, &v), 0);
+	assert_string_equal(n, "acc_gate");
+	assert_string_equal(v, "1");
+	assert_int_equal(knob_assignment(b, &n, &v), 0);
+	assert_string_equal(n, "x");
+	assert_string_equal(v, "=2");
+	assert_int_equal(knob_assignment(c, &n, &v), -1);
+	assert_int_equal(knob_assignment(d, &n, &v), -1);
+	assert_int_equal(knob_assignment(e, &n, &v), 0);
+	assert_string_equal(v, "");
+	assert_true(word_in_list("acc", "none dcqcn acc\n"));
+	assert_false(word_in_list("dcq", "none dcqcn acc"));
+	assert_false(word_in_list("", "none"));
+}
+
+/*
+ * The table says what the ABI document says: every cc/ file it documents
+ * is in the table with the same default, and nothing else is.
+ */
+static void test_table_matches_abi(void **state)
+{
+	const char *path = getenv("ABI");
+	char line[1024], name[64] = "";
+	int documented = 0, checked = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(path);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (!strncmp(line, "What:", 5)) {
+			p = strstr(line, "/cc/");
+			assert_non_null(p);
+			snprintf(name, sizeof(name), "%s", p + 4);
+			name[strcspn(name, "\n")] = 0;
+			documented++;
+			continue;
+		}
+		p = strstr(line, "Default: ");
+		if (!p || !*name)
+			continue;
+		p += strlen("Default: ");
+		p[strcspn(p, "\n")] = 0;
+		/* "1000." or "0 (the gated probe ...)." */
+		if (p[strlen(p) - 1] == '.')
+			p[strlen(p) - 1] = 0;
+		p[strcspn(p, "(")] = 0;
+		while (*p && p[strlen(p) - 1] == ' ')
+			p[strlen(p) - 1] = 0;
+		if (!strcmp(name, "prio<N>_algorithm") ||
+		    !strcmp(name, "prio<N>_np")) {
+			for (int n = 0; n < KNOB_PRIOS; n++) {
+				char pn[64];
+				const struct knob *k;
+
+				snprintf(pn, sizeof(pn), "prio%d%s", n,
+					 strchr(name, '_'));
+				k = knob_find(pn);
+				assert_non_null(k);
+				assert_string_equal(k->def, p);
+				checked++;
+			}
+		} else {
+			const struct knob *k = knob_find(name);
+
+			if (!k)
+				fail_msg("%s is documented, not in the table", name);
+			if (strcmp(k->def, p))
+				fail_msg("%s: table default '%s', ABI '%s'", name,
+					 k->def, p);
+			checked++;
+		}
+		*name = 0;
+	}
+	fclose(f);
+	assert_true(documented >= 30);
+	assert_int_equal(checked, (int)knob_count);
+}
+
+static void test_json_and_rates(void **state)
+{
+	char buf[256], r[24];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	(void)state;
+	json_string(f, "a\"b\\c\n\x01");
+	fclose(f);
+	assert_string_equal(buf, "\"a\\\"b\\\\c\\n\\u0001\"");
+	assert_string_equal(fmt_rate(r, sizeof(r), 0), "0 b/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 999), "999 b/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 20000000), "20 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 12500000000ULL), "12.5 Gb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1999999), "1.9 Mb/s");
+}
+
+/* a QP entry as nldev builds it, driver table included */
+static struct nlattr *build_entry(char *buf, int with_driver)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlattr *entry, *drv;
+
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 17);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_RQPN, 18);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PID, 4242);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_TYPE, 2);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_STATE, 3);
+	if (with_driver) {
+		drv = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_DRIVER);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "cc_algorithm");
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "acc");
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "cc_rate_bps");
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 20000000);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "cc_stopped");
+		mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_DRIVER_PRINT_TYPE, 0);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DRIVER_U32, 0);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "acc_halted");
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DRIVER_U32, 1);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "acc_halts");
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 7);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "acc_ce_periods");
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 12);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "acc_ue_periods");
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 3);
+		mnl_attr_nest_end(nlh, drv);
+	}
+	mnl_attr_nest_end(nlh, entry);
+	return entry;
+}
+
+static void test_qp_entry(void **state)
+{
+	static char buf[4096];
+	struct qp_info qp;
+	char m[48];
+
+	(void)state;
+	assert_int_equal(qp_parse_entry(build_entry(buf, 1), &qp), 0);
+	assert_int_equal(qp.lqpn, 17);
+	assert_int_equal(qp.rqpn, 18);
+	assert_int_equal(qp.pid, 4242);
+	assert_string_equal(qp_type_name(qp.type), "RC");
+	assert_string_equal(qp_state_name(qp.state), "RTS");
+	assert_int_equal(qp.n_drv, 7);
+	assert_string_equal(qp_drv(&qp, "cc_algorithm")->str, "acc");
+	assert_int_equal(qp_drv_u64(&qp, "cc_rate_bps", 0), 20000000);
+	assert_int_equal(qp_drv_u64(&qp, "acc_halts", 0), 7);
+	assert_int_equal(qp_drv_u64(&qp, "missing", 99), 99);
+	assert_string_equal(qp_cc_state(&qp), "halted");
+	assert_string_equal(qp_marks(&qp, m, sizeof(m)), "ce 12/ue 3");
+
+	assert_int_equal(qp_parse_entry(build_entry(buf, 0), &qp), 0);
+	assert_int_equal(qp.n_drv, 0);
+	assert_string_equal(qp_cc_state(&qp), "-");
+	assert_string_equal(qp_marks(&qp, m, sizeof(m)), "-");
+}
+
+/* a QP entry whose driver table has a nameless value or a valueless name */
+static struct nlattr *bad_driver_entry(char *buf, int dangling_name)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlattr *entry, *drv;
+
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 1);
+	drv = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_DRIVER);
+	if (dangling_name)
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "dangling");
+	else
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, 5);
+	mnl_attr_nest_end(nlh, drv);
+	mnl_attr_nest_end(nlh, entry);
+	return entry;
+}
+
+static void test_qp_entry_malformed(void **state)
+{
+	static char buf[4096];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlattr *entry;
+	struct qp_info qp;
+
+	(void)state;
+	/* no LQPN */
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_TYPE, 2);
+	mnl_attr_nest_end(nlh, entry);
+	assert_int_equal(qp_parse_entry(entry, &qp), -1);
+
+	/* a value without a name, and a name without a value */
+	assert_int_equal(qp_parse_entry(bad_driver_entry(buf, 0), &qp), -1);
+	assert_int_equal(qp_parse_entry(bad_driver_entry(buf, 1), &qp), -1);
+
+	/* a u32 of the wrong size */
+	nlh = mnl_nlmsg_put_header(buf);
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 1);
+	mnl_attr_nest_end(nlh, entry);
+	assert_int_equal(qp_parse_entry(entry, &qp), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cli_verbs),
+		cmocka_unit_test(test_cli_errors),
+		cmocka_unit_test(test_knob_values),
+		cmocka_unit_test(test_assignment),
+		cmocka_unit_test(test_table_matches_abi),
+		cmocka_unit_test(test_json_and_rates),
+		cmocka_unit_test(test_qp_entry),
+		cmocka_unit_test(test_qp_entry_malformed),
+	};
+
+	return cmocka_run_group_tests_name("rxe-cc parsing", tests, NULL, NULL);
+}
