@@ -6,8 +6,8 @@ flow-I.{server,client}.txt, cc-DEV.txt, rdma-stat-*, hw-counters-*,
 trace.txt), plus what a lab has instead of lsw's own records:
 
 * samples-HOST.txt: every 10 ms, the host's realtime clock and its
-  netdev's byte and packet counters (a bash loop that forks nothing, so
-  that sampling does not perturb a loaded host);
+  netdev's byte and packet counters from /proc/net/dev (a bash loop that
+  forks nothing, so that sampling does not perturb a loaded host);
 * switch.txt: the switch commands' readings, when the inventory has them.
 
 lab_series() turns those into the lsw-shaped files eval/metrics.py reads:
@@ -26,9 +26,11 @@ from transport import quote
 
 PORT_BASE = 18515
 SAMPLE_S = 0.01
-SAMPLER = ('exec {fd}<> <(:); n=/sys/class/net/%s/statistics; '
-           'while :; do read -r tx < $n/tx_bytes; read -r rx < $n/rx_bytes; '
-           'read -r tp < $n/tx_packets; read -r rp < $n/rx_packets; '
+# /proc/net/dev (the namespace's own, whatever sysfs shows): "NAME: rx
+# bytes, packets, 6 more, tx bytes, packets, ..."; IFS splits "eth0:123".
+SAMPLER = ('exec {fd}<> <(:); while :; do '
+           'while IFS=": " read -r n rx rp _ _ _ _ _ _ tx tp _; do '
+           '[ "$n" = %s ] && break; done < /proc/net/dev; '
            'echo "$EPOCHREALTIME $tx $rx $tp $rp"; read -t %s -u $fd; done')
 TRACE = '/sys/kernel/tracing'
 

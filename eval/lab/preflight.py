@@ -38,7 +38,7 @@ def check_host(host, algos, prio):
         why = (err.strip().splitlines() or ['exit %d' % rc])[-1]
         return ['%s: unreachable: %s' % (host, why)]
     p = []
-    if not host.ok('test -d /sys/class/net/%s' % host.netdev):
+    if not host.ok('ip link show dev %s >/dev/null 2>&1' % host.netdev):
         p.append('%s: no netdev %s' % (host, host.netdev))
     if not host.ok('test -d /sys/class/infiniband/%s' % host.rdma):
         p.append('%s: no RDMA device %s (rdma link add %s type rxe netdev %s)'

@@ -27,7 +27,10 @@ class Transport:
         if self.how == 'ssh':
             return ['ssh'] + SSH_OPTS + [self.dest, '--', line]
         if self.how == 'netns':
-            return ['ip', 'netns', 'exec', self.dest, 'sh', '-c', line]
+            # nsenter, not "ip netns exec": that one mounts a sysfs of the
+            # namespace, where rdma's shared mode shows only a compat copy
+            # of each device, without the driver's cc/ knobs.
+            return ['nsenter', '--net=/run/netns/' + self.dest, 'sh', '-c', line]
         return ['sh', '-c', line]
 
     def describe(self):
