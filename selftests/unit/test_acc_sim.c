@@ -12,11 +12,12 @@
  *    2, 8 and 16 flows and for flows with different base RTTs;
  *  - a flow that stays alone reaches 0.9 C within 20 T.
  *
- * Each case runs twice, with the ramp to C that rxe-acc used before
- * (acc_gate = 0, "before") and with the gated probe ("after"), prints
- * both and asserts the second against the first and against the goals
- * of issue 12.  The goals that the gated probe does not reach yet with
- * 8 or more flows, or with different RTTs, are asserted only when
+ * Each case runs twice, with the ramp to C (acc_gate = 0, the default,
+ * "before") and with the gated probe ("after"), prints both and asserts
+ * the second against the first and against the goals of issue 12.  The
+ * goals that the gated probe does not reach yet (the share of periods
+ * within 10 % and the halts with 8 or more flows; Jain with 16 flows,
+ * different RTTs or staggered joins) are asserted only when
  * ACC_SIM_GOALS=1 is set (by hand; they fail today).  The network is
  * sim_net.c; a per-flow ACK delay line here gives flows their own RTT.
  */
@@ -321,9 +322,10 @@ static bool goals_asserted(bool by_default)
 }
 
 /*
- * After against before: never more queue or more halts, never below the
- * utilisation goal; Jain at least @jain_floor (where the gated probe is
- * less fair than the ramp, the floor says how much, see acc.rst).
+ * After against before: never more queue or more halts, never fewer
+ * periods within 10 % of fair, never below the utilisation goal; Jain at
+ * least @jain_floor (where the gated probe is less fair than the ramp,
+ * the floor says how much, see acc.rst).
  */
 static void check_steady(const struct sim_figures *before,
 			 const struct sim_figures *after, long double jain_floor,
@@ -339,6 +341,7 @@ static void check_steady(const struct sim_figures *before,
 	assert_true(after->util >= GOAL_UTIL);
 	assert_true(after->queue_mean_bytes <= before->queue_mean_bytes);
 	assert_true(after->halts_per_kt <= before->halts_per_kt);
+	assert_true(after->within >= before->within);
 	assert_true(after->jain >= jain_floor);
 	if (!goals_asserted(goals))
 		return;
@@ -411,10 +414,11 @@ static void test_sim_two_flows(void **state)
 /*
  * The period must hold several ACKs per flow for r to mean anything:
  * T = 2 base RTTs gives 8 flows ~4 ACKs per period, T = 4 RTTs the same
- * for 16 flows.  With many flows the gated probe still halts every 9-15
- * periods, and each halt resumes every flow at its own r: the ramp to C
- * evened the rates out, the probe does so only slowly (16 flows: Jain
- * 0.998 with the ramp, 0.75 with the gate; 8 flows: 0.998 both).
+ * for 16 flows.  With many flows the gated probe still halts every 7-13
+ * periods, and each halt resumes every flow at its own r, noise
+ * included: the ramp to C evens the rates out within a cycle, the probe
+ * and the cut by R / 16 only over several (16 flows: Jain 0.998 with the
+ * ramp, 0.975 with the gate; 8 flows: 0.998 both).
  */
 static void test_sim_eight_flows(void **state)
 {
@@ -425,13 +429,13 @@ static void test_sim_eight_flows(void **state)
 static void test_sim_sixteen_flows(void **state)
 {
 	(void)state;
-	steady_case(16, 4 * SIM_BASE_RTT_NS, NULL, 0.72L, false);
+	steady_case(16, 4 * SIM_BASE_RTT_NS, NULL, 0.95L, false);
 }
 
 /*
  * Base RTTs 11, 23, 35 and 47 us; T = 2 of the shortest.  The longest
  * RTT reacts last and gains in every halt: Jain ~0.88 with the ramp to
- * C, ~0.78 with the gated probe.
+ * C, ~0.91 with the gated probe.
  */
 static void test_sim_different_rtts(void **state)
 {
@@ -441,15 +445,15 @@ static void test_sim_different_rtts(void **state)
 
 	(void)state;
 	steady_case(ARRAY_SIZE(extra_ns), 2 * SIM_BASE_RTT_NS, extra_ns,
-		    0.75L, false);
+		    0.88L, false);
 }
 
 /*
  * Flows join one by one, 500 us apart, each at line rate.  Every join
  * halts the flows in proportion to their rates, so the newcomer resumes
  * at about half the link: the ramp to C evened that out within a few
- * halts (Jain 0.999), the gated probe keeps much of it through the 2 ms
- * window (Jain ~0.71).  That is the price of not ramping to C.
+ * halts (Jain 0.999), the gated probe keeps some of it through the 2 ms
+ * window (Jain ~0.88).  That is the price of not ramping to C.
  */
 static struct sim_figures staggered(u32 gate)
 {
@@ -469,7 +473,7 @@ static void test_sim_staggered_join(void **state)
 	struct sim_figures before = staggered(0), after = staggered(1);
 
 	(void)state;
-	check_steady(&before, &after, 0.68L, false);
+	check_steady(&before, &after, 0.85L, false);
 }
 
 /*
