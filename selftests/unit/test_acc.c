@@ -564,6 +564,42 @@ static void test_gate_skips_short_halt(void **state)
 	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_START);
 }
 
+/*
+ * With the gate, after a halt: a POSSIBLY period cuts R by R * (CE
+ * share) / 64; a period with fewer than 4 ACKs runs on, up to 4 T, and
+ * its tick counts every T it lasted.
+ */
+static void test_gate_possibly_cut_and_long_periods(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, r, start;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	p.gate = 1;
+	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	r = st.rate_bps;
+	period_mixed(&st, &p, 10, 5, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	assert_int_equal(st.rate_bps, r - r * 5 / (10 * 64));
+	/* Two clean ACKs in T: the period runs on to 4 T, then ticks 4x. */
+	r = st.rate_bps;
+	start = st.cur.start_ns;
+	now = start;
+	rxe_cc_acc_on_send(&st, 2 * PKT, now);
+	acks(&st, &p, 2, PKT, 1000, RXE_CC_MARK_NO, &now);
+	for (now = start + PERIOD_NS; now < start + 4 * PERIOD_NS;
+	     now += PERIOD_NS) {
+		assert_int_equal(rxe_cc_acc_on_timer(&st, &p, now, &ev), 0);
+		assert_int_equal(st.cur.start_ns, start);
+	}
+	rxe_cc_acc_on_timer(&st, &p, now, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
+	assert_int_equal(st.rate_bps, r + 4 * ((LINE_BPS - r) >> 10));
+}
+
 /* W set by the glue (no on_send): its growth counts as sent, R rises. */
 static void test_gate_counts_sends_set_by_glue(void **state)
 {
@@ -960,6 +996,7 @@ int main(void)
 		cmocka_unit_test(test_increase_formula),
 		cmocka_unit_test(test_increase_after_halt_gate),
 		cmocka_unit_test(test_gate_skips_short_halt),
+		cmocka_unit_test(test_gate_possibly_cut_and_long_periods),
 		cmocka_unit_test(test_gate_counts_sends_set_by_glue),
 		cmocka_unit_test(test_halt_ablation),
 		cmocka_unit_test(test_possibly_congested_holds),

@@ -324,12 +324,13 @@ static bool goals_asserted(bool by_default)
 /*
  * After against before: never more queue or more halts, never fewer
  * periods within 10 % of fair, never below the utilisation goal; Jain at
- * least @jain_floor (where the gated probe is less fair than the ramp,
- * the floor says how much, see acc.rst).
+ * least @jain_floor and the share within 10 % at least @within_floor
+ * (where the gated probe misses a goal, the floors say by how much, see
+ * acc.rst).
  */
 static void check_steady(const struct sim_figures *before,
 			 const struct sim_figures *after, long double jain_floor,
-			 bool goals)
+			 long double within_floor, bool goals)
 {
 	print_message("# before -> after: within 10 %% %.1Lf -> %.1Lf %%, "
 		      "halts per flow per 1000 T %.1Lf -> %.1Lf, util %.3Lf "
@@ -342,6 +343,7 @@ static void check_steady(const struct sim_figures *before,
 	assert_true(after->queue_mean_bytes <= before->queue_mean_bytes);
 	assert_true(after->halts_per_kt <= before->halts_per_kt);
 	assert_true(after->within >= before->within);
+	assert_true(after->within >= within_floor);
 	assert_true(after->jain >= jain_floor);
 	if (!goals_asserted(goals))
 		return;
@@ -397,45 +399,48 @@ static struct sim_figures run_steady(u32 n, u64 period_ns,
 }
 
 static void steady_case(u32 n, u64 period_ns, const u64 *extra_rtt_ns,
-			long double jain_floor, bool goals)
+			long double jain_floor, long double within_floor,
+			bool goals)
 {
 	struct sim_figures before = run_steady(n, period_ns, extra_rtt_ns, 0);
 	struct sim_figures after = run_steady(n, period_ns, extra_rtt_ns, 1);
 
-	check_steady(&before, &after, jain_floor, goals);
+	check_steady(&before, &after, jain_floor, within_floor, goals);
 }
 
 static void test_sim_two_flows(void **state)
 {
 	(void)state;
-	steady_case(2, SIM_BASE_RTT_NS, NULL, GOAL_JAIN, true);
+	steady_case(2, SIM_BASE_RTT_NS, NULL, GOAL_JAIN, 0.8L, true);
 }
 
 /*
  * The period must hold several ACKs per flow for r to mean anything:
  * T = 2 base RTTs gives 8 flows ~4 ACKs per period, T = 4 RTTs the same
- * for 16 flows.  With many flows the gated probe still halts every 7-13
- * periods, and each halt resumes every flow at its own r, noise
- * included: the ramp to C evens the rates out within a cycle, the probe
- * and the cut by R / 16 only over several (16 flows: Jain 0.998 with the
- * ramp, 0.975 with the gate; 8 flows: 0.998 both).
+ * for 16 flows.  With many flows the gated probe still halts every
+ * 20-25 periods, and each halt resumes every flow at its own r, noise
+ * included: the ramp to C evens the rates out within a cycle, the gate's
+ * additive probes against its multiplicative cuts over several (16
+ * flows: Jain 0.998 with the ramp, 0.992 with the gate, R within 10 %
+ * of fair 14 % and 51 % of the time; 8 flows: 0.999 both, 13 % and
+ * 85 %).
  */
 static void test_sim_eight_flows(void **state)
 {
 	(void)state;
-	steady_case(8, 2 * SIM_BASE_RTT_NS, NULL, 0.99L, false);
+	steady_case(8, 2 * SIM_BASE_RTT_NS, NULL, GOAL_JAIN, 0.8L, false);
 }
 
 static void test_sim_sixteen_flows(void **state)
 {
 	(void)state;
-	steady_case(16, 4 * SIM_BASE_RTT_NS, NULL, 0.95L, false);
+	steady_case(16, 4 * SIM_BASE_RTT_NS, NULL, 0.98L, 0.45L, false);
 }
 
 /*
  * Base RTTs 11, 23, 35 and 47 us; T = 2 of the shortest.  The longest
  * RTT reacts last and gains in every halt: Jain ~0.88 with the ramp to
- * C, ~0.91 with the gated probe.
+ * C, ~0.95 with the gated probe.
  */
 static void test_sim_different_rtts(void **state)
 {
@@ -445,7 +450,7 @@ static void test_sim_different_rtts(void **state)
 
 	(void)state;
 	steady_case(ARRAY_SIZE(extra_ns), 2 * SIM_BASE_RTT_NS, extra_ns,
-		    0.88L, false);
+		    0.92L, 0.3L, false);
 }
 
 /*
@@ -473,7 +478,7 @@ static void test_sim_staggered_join(void **state)
 	struct sim_figures before = staggered(0), after = staggered(1);
 
 	(void)state;
-	check_steady(&before, &after, 0.85L, false);
+	check_steady(&before, &after, 0.85L, 0.15L, false);
 }
 
 /*
