@@ -528,6 +528,27 @@ static void test_increase_after_halt_gate(void **state)
 }
 
 /*
+ * A CONGESTED verdict on a small excess: 31 CE ACKs 1.6 us apart
+ * (5 Gb/s) with tau = 10 us leave a pipe of 6250 B and W = 7250 B.
+ */
+static void short_excess_verdict(struct rxe_cc_acc *st,
+				 struct rxe_cc_acc_params *p, u32 gate,
+				 struct rxe_cc_acc_ev *ev)
+{
+	u64 now = 0;
+
+	params_10g(p);
+	p->base_rtt_ns = 10 * NS_PER_US;
+	p->gate = gate;
+	rxe_cc_acc_init(st, p, 0);
+	rxe_cc_acc_on_send(st, 31 * PKT + 7250, 0);
+	acks(st, p, 31, PKT, 1600, RXE_CC_MARK_CE, &now);
+	rxe_cc_acc_on_timer(st, p, PERIOD_NS, ev);
+	assert_int_equal(ev->kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	assert_int_equal(st->last_halt.excess_bytes, 1000);
+}
+
+/*
  * With the gate, a CONGESTED verdict whose excess drains in less than
  * T / 8 cuts R to r without halting: a queue that short is the flows'
  * packets lining up, not an excess worth stopping for.
@@ -537,30 +558,15 @@ static void test_gate_skips_short_halt(void **state)
 	struct rxe_cc_acc_params p;
 	struct rxe_cc_acc st;
 	struct rxe_cc_acc_ev ev;
-	u64 now = 0;
 
 	(void)state;
-	params_10g(&p);
-	p.base_rtt_ns = 10 * NS_PER_US;
-	p.gate = 1;
-	rxe_cc_acc_init(&st, &p, 0);
-	/* 31 ACKs 1.6 us apart (5 Gb/s): pipe 6250 B, excess 1000 B. */
-	rxe_cc_acc_on_send(&st, 31 * PKT + 7250, 0);
-	acks(&st, &p, 31, PKT, 1600, RXE_CC_MARK_CE, &now);
-	rxe_cc_acc_on_timer(&st, &p, PERIOD_NS, &ev);
-	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
-	assert_int_equal(st.last_halt.excess_bytes, 1000);
+	short_excess_verdict(&st, &p, 1, &ev);
 	assert_true(st.last_halt.t_halt_ns < PERIOD_NS / 8);
 	assert_false(ev.flags & RXE_CC_ACC_EV_HALT_START);
 	assert_false(st.halted);
 	assert_within_ppm(st.rate_bps, 5 * GBPS, 1000);
 	/* Without the gate the same verdict halts. */
-	p.gate = 0;
-	rxe_cc_acc_init(&st, &p, 0);
-	now = 0;
-	rxe_cc_acc_on_send(&st, 31 * PKT + 7250, 0);
-	acks(&st, &p, 31, PKT, 1600, RXE_CC_MARK_CE, &now);
-	rxe_cc_acc_on_timer(&st, &p, PERIOD_NS, &ev);
+	short_excess_verdict(&st, &p, 0, &ev);
 	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_START);
 }
 
