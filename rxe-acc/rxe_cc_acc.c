@@ -25,7 +25,8 @@
  *		r refined by the ACKs of the halt's first 3/4; S = R;
  *		with halt = 0 (ablation) only R = r, S = R
  *	n_ce > 0 -----------------------------> POSSIBLY: hold,
- *		n = ue = h = 0
+ *		n = ue = h = 0; with the gate, after the first halt,
+ *		R -= R * n_ce / (64 * n_ack)
  *	n_ue > 0 -----------------------------> VICTIM: n = h = 0, ue += 1;
  *		ue > p_thresh: R = R / 2, ue = 0
  *	otherwise ----------------------------> UNCONGESTED: ue = 0, n += 1;
@@ -40,8 +41,9 @@
  *
  *	S == 0 or gate == 0 -> R += (C - R) * beta_n,
  *			       beta_n = min(beta0 * 2^(n-1), 1/2)
- *	window not ready    -> hold
- *	rg <  98 % of sent  -> hold, h = 0: the flow queues somewhere
+ *	window not ready    -> R += (C - R) / 1024, the window runs on:
+ *			       a tick per period, however many ACKs
+ *	rg <  98 % of sent  -> R -= R / 16, h = 0: the flow queues somewhere
  *			       (sent: the rate it sent at since R was set,
  *			       <= R: a pacer, host or application that falls
  *			       short of R is no queue)
@@ -50,10 +52,19 @@
  *		h <= 3	    step = p = (C - R) / 512    additive probe
  *		h > 3	    step = p << 2 (h - 3)       headroom shown: ramp
  *
- * Every rate change starts a new gate window; only ACKs of packets sent
- * after it count.  The probe is nearly the same for every flow near the
- * share and a little larger for a slower one; only halts cut.  A flow
- * left alone ramps after three windows.
+ * Every rate change but the tick starts a new gate window; only ACKs of
+ * packets sent after it count.  The probes are nearly the same for every
+ * flow near the share and a little larger for a slower one, and come as
+ * often for a slow flow as for a fast one; the cuts (R / 16, a halt's
+ * R := r) take more off a faster flow: additive increase, multiplicative
+ * decrease, which evens rates out.  A flow left alone ramps after three
+ * windows.  With the gate, a CONGESTED verdict whose t_halt is below
+ * T / 8 sets R = r and S without halting: that little excess is the
+ * flows' packets lining up at K, not an excess worth stopping for.
+ * And with the gate, after the first halt, a period that holds fewer
+ * than 4 ACKs runs on for another T, up to 4 T (the tick counts each
+ * T): one or two ACKs give a slow flow a CE share of 0 or 100 %, so it
+ * halted on a single mark where a fast flow did not.
  *
  *	   +---------+  CONGESTED, excess > 0   +--------+
  *	   | sending | -----------------------> | halted |  rate 0
@@ -140,6 +151,25 @@
 /* Windows that kept up in a row before the probe grows 4x a window. */
 #define ACC_RAMP_AFTER			3
 #define ACC_RAMP_MAX_SHIFT		16
+/*
+ * Between verdicts every unmarked period probes (C - R) / 1024: the same
+ * step per unit of time for a slow flow as for a fast one, whose windows
+ * fill with ACKs sooner.  A window that fell behind cuts R by R / 16:
+ * more bytes per second off a faster flow, which evens the rates out.
+ */
+#define ACC_TICK_PROBE_SHIFT		10
+#define ACC_BEHIND_CUT_SHIFT		4
+/* A halt shorter than T / 8 drains nothing worth stopping for. */
+#define ACC_HALT_MIN_PERIOD_DIV		8
+/*
+ * With the gate, a period is judged once it holds this many ACKs (or
+ * after ACC_PERIOD_MAX_T periods): a slow flow's CE share of one or two
+ * ACKs reads CONGESTED on a single mark, a fast flow's does not.
+ */
+#define ACC_PERIOD_MIN_ACKS		4
+#define ACC_PERIOD_MAX_T		4
+/* POSSIBLY cuts R by R * (CE share) / 64: see "Increase". */
+#define ACC_POSSIBLY_CUT_SHIFT		6
 
 /* Like BBR's min_rtt window: long enough to see an empty queue. */
 #define ACC_BASE_RTT_WIN_NS		(10ULL * NSEC_PER_SEC)
@@ -511,7 +541,8 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	st->inc_run = 0;
 	st->headroom_run = 0;
 	gate_restart(st, p, now_ns);
-	if (!h->t_halt_ns || !p->halt)
+	if (!h->t_halt_ns || !p->halt || (p->gate && h->t_halt_ns <
+			p->period_ns / ACC_HALT_MIN_PERIOD_DIV))
 		return 0;
 	st->halted = true;
 	st->halt_start_ns = now_ns;
@@ -598,6 +629,29 @@ static u64 increase_step(const struct rxe_cc_acc *st,
 			      ACC_RAMP_MAX_SHIFT);
 }
 
+/*
+ * An unmarked period whose gate window has too few ACKs for a verdict:
+ * a small additive probe.  The window keeps running (it is judged against
+ * the R it started at), so that a slow flow, which needs several periods
+ * to collect a window's ACKs, probes as often as a fast one.
+ */
+static u32 tick_probe(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		      u64 now_ns)
+{
+	u64 cap = rxe_cc_acc_max_rate_bps(p);
+	u64 step, len_ns;
+
+	if (st->rate_bps >= cap)
+		return 0;
+	/* Per T of the period's length: periods of a slow flow are longer. */
+	len_ns = max(now_ns - st->cur.start_ns, p->period_ns);
+	step = max((cap - st->rate_bps) >> ACC_TICK_PROBE_SHIFT, 1ULL);
+	step = mul_u64_u64_div_u64(step, len_ns, p->period_ns);
+	st->rate_bps = clamp_rate(p, st->rate_bps + step);
+	st->stats.increases++;
+	return RXE_CC_ACC_EV_INCREASE;
+}
+
 static u32 uncongested_period(struct rxe_cc_acc *st,
 			      const struct rxe_cc_acc_params *p, u64 now_ns)
 {
@@ -611,16 +665,18 @@ static u32 uncongested_period(struct rxe_cc_acc *st,
 	if (!p->gate || !st->share_bps)
 		goto increase;
 	switch (gate_verdict(st, p, now_ns, &r)) {
-	case ACC_GATE_OPEN:	/* too few ACKs yet */
-		return 0;
+	case ACC_GATE_OPEN:
+		return tick_probe(st, p, now_ns);
 	case ACC_GATE_BEHIND:
 		/*
-		 * Queueing somewhere: hold.  Cutting R to r here drifted
-		 * down in the VM, where r of a window is too noisy; the halt
-		 * cuts when the queue reaches K.
+		 * Queueing somewhere: a small multiplicative cut.  Cutting R
+		 * to r here drifted down in the VM, where r of a window is
+		 * too noisy; R / 16 is below that noise.
 		 */
 		st->headroom_run = 0;
 		st->stats.gate_behind++;
+		st->rate_bps = clamp_rate(p, st->rate_bps -
+					  (st->rate_bps >> ACC_BEHIND_CUT_SHIFT));
 		gate_restart(st, p, now_ns);
 		return 0;
 	case ACC_GATE_KEPT_UP:
@@ -640,6 +696,38 @@ increase:
 	return RXE_CC_ACC_EV_INCREASE;
 }
 
+/*
+ * With the gate, some CE below theta: R -= R * n_ce / (64 n_ack), more
+ * bytes per second off a faster flow, and in proportion to the evidence.
+ */
+static void possibly_cut(struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p, u64 now_ns)
+{
+	u64 cut;
+
+	if (!p->gate || !st->share_bps)
+		return;
+	cut = mul_u64_u64_div_u64(st->rate_bps, st->cur.n_ce,
+				  (u64)st->cur.n_ack << ACC_POSSIBLY_CUT_SHIFT);
+	st->rate_bps = clamp_rate(p, st->rate_bps - cut);
+	gate_restart(st, p, now_ns);
+}
+
+/*
+ * With the gate, after the first halt: a period with fewer than
+ * ACC_PERIOD_MIN_ACKS ACKs runs on for another T, up to ACC_PERIOD_MAX_T.
+ */
+static bool period_extend(struct rxe_cc_acc *st,
+			  const struct rxe_cc_acc_params *p, u64 now_ns)
+{
+	if (!p->gate || !st->share_bps || st->halted ||
+	    st->cur.n_ack >= ACC_PERIOD_MIN_ACKS ||
+	    now_ns - st->cur.start_ns >= ACC_PERIOD_MAX_T * p->period_ns)
+		return false;
+	st->cur.end_ns += p->period_ns;
+	return true;
+}
+
 /* Close the period if it is due: classify it and act. */
 static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		       u64 now_ns, struct rxe_cc_acc_ev *ev)
@@ -647,7 +735,7 @@ static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	enum rxe_cc_acc_class kind;
 	u32 flags = RXE_CC_ACC_EV_PERIOD;
 
-	if (now_ns < st->cur.end_ns)
+	if (now_ns < st->cur.end_ns || period_extend(st, p, now_ns))
 		return 0;
 	kind = classify(st, p);
 	switch (kind) {
@@ -658,6 +746,7 @@ static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		st->ue_run = 0;
 		st->inc_run = 0;
 		st->headroom_run = 0;
+		possibly_cut(st, p, now_ns);
 		break;
 	case RXE_CC_ACC_PERIOD_VICTIM:
 		flags |= victim_period(st, p, now_ns);

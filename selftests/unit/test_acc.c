@@ -461,9 +461,10 @@ static void test_increase_formula(void **state)
 }
 
 /*
- * After a halt: a step only when a window of ACKs kept up with R, 1/512
- * of the headroom for three windows, then 4x a window; ACKs that fall
- * behind hold R; a flow that sends below R is judged by what it sent.
+ * After a halt: a period without a verdict probes 1/1024 of the headroom;
+ * a window of ACKs that kept up with R steps 1/512 of it for three
+ * windows, then 4x a window; ACKs that fall behind cut R by R / 16; a
+ * flow that sends below R is judged by what it sent.
  */
 static void test_increase_after_halt_gate(void **state)
 {
@@ -471,7 +472,7 @@ static void test_increase_after_halt_gate(void **state)
 	struct rxe_cc_acc st;
 	struct rxe_cc_acc_ev ev;
 	u64 now, share, r, probe, half;
-	u32 k, steps = 0;
+	u32 k, h, steps = 0, ticks = 0;
 
 	(void)state;
 	setup_known_halt(&st, &p, &ev, &now);
@@ -484,10 +485,13 @@ static void test_increase_after_halt_gate(void **state)
 	/* Windows that keep up: 3 probes of (C - R) / 512, then 4x each. */
 	for (k = 0; k < 12 && steps < 5; k++) {
 		r = st.rate_bps;
+		h = st.headroom_run;
 		probe = (LINE_BPS - r) >> 9;
 		period_at_rate(&st, &p, &ev);
-		if (!(ev.flags & RXE_CC_ACC_EV_INCREASE)) {
-			assert_int_equal(st.rate_bps, r);	/* gate open */
+		assert_true(ev.flags & RXE_CC_ACC_EV_INCREASE);
+		if (st.headroom_run == h) {	/* no verdict: the tick probe */
+			assert_int_equal(st.rate_bps, r + ((LINE_BPS - r) >> 10));
+			ticks++;
 			continue;
 		}
 		steps++;
@@ -498,6 +502,7 @@ static void test_increase_after_halt_gate(void **state)
 					 r + (probe << 2 * (steps - 3)));
 	}
 	assert_int_equal(steps, 5);
+	assert_true(ticks > 0);
 	assert_int_equal(st.headroom_run, 5);
 	/*
 	 * Sending at half of R (the application, or a slow host) with ACKs
@@ -511,14 +516,94 @@ static void test_increase_after_halt_gate(void **state)
 	assert_int_equal(st.stats.gate_behind, 0);
 	r = st.rate_bps;
 	half = r * PERIOD_NS / (16 * NS_PER_SEC * PKT);
-	/* Sending at R, ACKs at half of it: behind, R holds. */
+	/* Sending at R, ACKs at half of it: behind, R loses R / 16. */
 	for (k = 0; k < 4 && !st.stats.gate_behind; k++) {
+		r = st.rate_bps;
 		rxe_cc_acc_on_send(&st, half * PKT, st.cur.start_ns);
 		period_of(&st, &p, half, RXE_CC_MARK_NO, &ev);
 	}
 	assert_int_equal(st.stats.gate_behind, 1);
 	assert_int_equal(st.headroom_run, 0);
-	assert_int_equal(st.rate_bps, r);
+	assert_int_equal(st.rate_bps, r - (r >> 4));
+}
+
+/*
+ * A CONGESTED verdict on a small excess: 31 CE ACKs 1.6 us apart
+ * (5 Gb/s) with tau = 10 us leave a pipe of 6250 B and W = 7250 B.
+ */
+static void short_excess_verdict(struct rxe_cc_acc *st,
+				 struct rxe_cc_acc_params *p, u32 gate,
+				 struct rxe_cc_acc_ev *ev)
+{
+	u64 now = 0;
+
+	params_10g(p);
+	p->base_rtt_ns = 10 * NS_PER_US;
+	p->gate = gate;
+	rxe_cc_acc_init(st, p, 0);
+	rxe_cc_acc_on_send(st, 31 * PKT + 7250, 0);
+	acks(st, p, 31, PKT, 1600, RXE_CC_MARK_CE, &now);
+	rxe_cc_acc_on_timer(st, p, PERIOD_NS, ev);
+	assert_int_equal(ev->kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	assert_int_equal(st->last_halt.excess_bytes, 1000);
+}
+
+/*
+ * With the gate, a CONGESTED verdict whose excess drains in less than
+ * T / 8 cuts R to r without halting: a queue that short is the flows'
+ * packets lining up, not an excess worth stopping for.
+ */
+static void test_gate_skips_short_halt(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+
+	(void)state;
+	short_excess_verdict(&st, &p, 1, &ev);
+	assert_true(st.last_halt.t_halt_ns < PERIOD_NS / 8);
+	assert_false(ev.flags & RXE_CC_ACC_EV_HALT_START);
+	assert_false(st.halted);
+	assert_within_ppm(st.rate_bps, 5 * GBPS, 1000);
+	/* Without the gate the same verdict halts. */
+	short_excess_verdict(&st, &p, 0, &ev);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_START);
+}
+
+/*
+ * With the gate, after a halt: a POSSIBLY period cuts R by R * (CE
+ * share) / 64; a period with fewer than 4 ACKs runs on, up to 4 T, and
+ * its tick counts every T it lasted.
+ */
+static void test_gate_possibly_cut_and_long_periods(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, r, start;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	p.gate = 1;
+	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	r = st.rate_bps;
+	period_mixed(&st, &p, 10, 5, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	assert_int_equal(st.rate_bps, r - r * 5 / (10 * 64));
+	/* Two clean ACKs in T: the period runs on to 4 T, then ticks 4x. */
+	r = st.rate_bps;
+	start = st.cur.start_ns;
+	now = start;
+	rxe_cc_acc_on_send(&st, 2 * PKT, now);
+	acks(&st, &p, 2, PKT, 1000, RXE_CC_MARK_NO, &now);
+	for (now = start + PERIOD_NS; now < start + 4 * PERIOD_NS;
+	     now += PERIOD_NS) {
+		assert_int_equal(rxe_cc_acc_on_timer(&st, &p, now, &ev), 0);
+		assert_int_equal(st.cur.start_ns, start);
+	}
+	rxe_cc_acc_on_timer(&st, &p, now, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
+	assert_int_equal(st.rate_bps, r + 4 * ((LINE_BPS - r) >> 10));
 }
 
 /* W set by the glue (no on_send): its growth counts as sent, R rises. */
@@ -916,6 +1001,8 @@ int main(void)
 		cmocka_unit_test(test_victim_halves_after_p_thresh),
 		cmocka_unit_test(test_increase_formula),
 		cmocka_unit_test(test_increase_after_halt_gate),
+		cmocka_unit_test(test_gate_skips_short_halt),
+		cmocka_unit_test(test_gate_possibly_cut_and_long_periods),
 		cmocka_unit_test(test_gate_counts_sends_set_by_glue),
 		cmocka_unit_test(test_halt_ablation),
 		cmocka_unit_test(test_possibly_congested_holds),

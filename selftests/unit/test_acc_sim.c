@@ -12,11 +12,12 @@
  *    2, 8 and 16 flows and for flows with different base RTTs;
  *  - a flow that stays alone reaches 0.9 C within 20 T.
  *
- * Each case runs twice, with the ramp to C that rxe-acc used before
- * (acc_gate = 0, "before") and with the gated probe ("after"), prints
- * both and asserts the second against the first and against the goals
- * of issue 12.  The goals that the gated probe does not reach yet with
- * 8 or more flows, or with different RTTs, are asserted only when
+ * Each case runs twice, with the ramp to C (acc_gate = 0, the default,
+ * "before") and with the gated probe ("after"), prints both and asserts
+ * the second against the first and against the goals of issue 12.  The
+ * goals that the gated probe does not reach yet (the share of periods
+ * within 10 % and the halts with 8 or more flows; Jain with 16 flows,
+ * different RTTs or staggered joins) are asserted only when
  * ACC_SIM_GOALS=1 is set (by hand; they fail today).  The network is
  * sim_net.c; a per-flow ACK delay line here gives flows their own RTT.
  */
@@ -321,13 +322,15 @@ static bool goals_asserted(bool by_default)
 }
 
 /*
- * After against before: never more queue or more halts, never below the
- * utilisation goal; Jain at least @jain_floor (where the gated probe is
- * less fair than the ramp, the floor says how much, see acc.rst).
+ * After against before: never more queue or more halts, never fewer
+ * periods within 10 % of fair, never below the utilisation goal; Jain at
+ * least @jain_floor and the share within 10 % at least @within_floor
+ * (where the gated probe misses a goal, the floors say by how much, see
+ * acc.rst).
  */
 static void check_steady(const struct sim_figures *before,
 			 const struct sim_figures *after, long double jain_floor,
-			 bool goals)
+			 long double within_floor, bool goals)
 {
 	print_message("# before -> after: within 10 %% %.1Lf -> %.1Lf %%, "
 		      "halts per flow per 1000 T %.1Lf -> %.1Lf, util %.3Lf "
@@ -339,6 +342,8 @@ static void check_steady(const struct sim_figures *before,
 	assert_true(after->util >= GOAL_UTIL);
 	assert_true(after->queue_mean_bytes <= before->queue_mean_bytes);
 	assert_true(after->halts_per_kt <= before->halts_per_kt);
+	assert_true(after->within >= before->within);
+	assert_true(after->within >= within_floor);
 	assert_true(after->jain >= jain_floor);
 	if (!goals_asserted(goals))
 		return;
@@ -394,44 +399,48 @@ static struct sim_figures run_steady(u32 n, u64 period_ns,
 }
 
 static void steady_case(u32 n, u64 period_ns, const u64 *extra_rtt_ns,
-			long double jain_floor, bool goals)
+			long double jain_floor, long double within_floor,
+			bool goals)
 {
 	struct sim_figures before = run_steady(n, period_ns, extra_rtt_ns, 0);
 	struct sim_figures after = run_steady(n, period_ns, extra_rtt_ns, 1);
 
-	check_steady(&before, &after, jain_floor, goals);
+	check_steady(&before, &after, jain_floor, within_floor, goals);
 }
 
 static void test_sim_two_flows(void **state)
 {
 	(void)state;
-	steady_case(2, SIM_BASE_RTT_NS, NULL, GOAL_JAIN, true);
+	steady_case(2, SIM_BASE_RTT_NS, NULL, GOAL_JAIN, 0.8L, true);
 }
 
 /*
  * The period must hold several ACKs per flow for r to mean anything:
  * T = 2 base RTTs gives 8 flows ~4 ACKs per period, T = 4 RTTs the same
- * for 16 flows.  With many flows the gated probe still halts every 9-15
- * periods, and each halt resumes every flow at its own r: the ramp to C
- * evened the rates out, the probe does so only slowly (16 flows: Jain
- * 0.998 with the ramp, 0.75 with the gate; 8 flows: 0.998 both).
+ * for 16 flows.  With many flows the gated probe still halts every
+ * 20-25 periods, and each halt resumes every flow at its own r, noise
+ * included: the ramp to C evens the rates out within a cycle, the gate's
+ * additive probes against its multiplicative cuts over several (16
+ * flows: Jain 0.998 with the ramp, 0.992 with the gate, R within 10 %
+ * of fair 14 % and 51 % of the time; 8 flows: 0.999 both, 13 % and
+ * 85 %).
  */
 static void test_sim_eight_flows(void **state)
 {
 	(void)state;
-	steady_case(8, 2 * SIM_BASE_RTT_NS, NULL, 0.99L, false);
+	steady_case(8, 2 * SIM_BASE_RTT_NS, NULL, GOAL_JAIN, 0.8L, false);
 }
 
 static void test_sim_sixteen_flows(void **state)
 {
 	(void)state;
-	steady_case(16, 4 * SIM_BASE_RTT_NS, NULL, 0.72L, false);
+	steady_case(16, 4 * SIM_BASE_RTT_NS, NULL, 0.98L, 0.45L, false);
 }
 
 /*
  * Base RTTs 11, 23, 35 and 47 us; T = 2 of the shortest.  The longest
  * RTT reacts last and gains in every halt: Jain ~0.88 with the ramp to
- * C, ~0.78 with the gated probe.
+ * C, ~0.95 with the gated probe.
  */
 static void test_sim_different_rtts(void **state)
 {
@@ -441,15 +450,15 @@ static void test_sim_different_rtts(void **state)
 
 	(void)state;
 	steady_case(ARRAY_SIZE(extra_ns), 2 * SIM_BASE_RTT_NS, extra_ns,
-		    0.75L, false);
+		    0.92L, 0.3L, false);
 }
 
 /*
  * Flows join one by one, 500 us apart, each at line rate.  Every join
  * halts the flows in proportion to their rates, so the newcomer resumes
  * at about half the link: the ramp to C evened that out within a few
- * halts (Jain 0.999), the gated probe keeps much of it through the 2 ms
- * window (Jain ~0.71).  That is the price of not ramping to C.
+ * halts (Jain 0.999), the gated probe keeps some of it through the 2 ms
+ * window (Jain ~0.88).  That is the price of not ramping to C.
  */
 static struct sim_figures staggered(u32 gate)
 {
@@ -469,7 +478,7 @@ static void test_sim_staggered_join(void **state)
 	struct sim_figures before = staggered(0), after = staggered(1);
 
 	(void)state;
-	check_steady(&before, &after, 0.68L, false);
+	check_steady(&before, &after, 0.85L, 0.15L, false);
 }
 
 /*
