@@ -156,6 +156,9 @@ struct SwitchStats {
 	u64 ce_marks = 0, ue_marks = 0;
 };
 
+// The ECMP hash of a flow at a switch salted with @salt.
+u32 EcmpHash(u32 flow, u32 salt);
+
 class Switch : public Node {
 public:
 	Switch(int id, const SwitchCfg &c, u64 seed);
@@ -165,6 +168,12 @@ public:
 
 	// dst host -> candidate egress ports (ECMP by flow hash)
 	std::vector<std::vector<int>> routes;
+	// Which layer of the fabric: "tor", "agg", "core", "spine", "switch".
+	const char *tier = "switch";
+	// Per-switch hash seed, as real ECMP has: with one hash at every
+	// tier a flow's choice at the ToR would fix its choice at the
+	// aggregation switch and leave most core links idle.
+	u32 ecmp_salt = 0;
 	SwitchCfg cfg;
 	SwitchStats st;
 	u64 used_bytes = 0;
