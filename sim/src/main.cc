@@ -56,7 +56,8 @@ void Usage()
 		     "[--dcqcn-time-reset-us N] [--dcqcn-byte-reset N]\n"
 		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
 		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
-		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n");
+		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n"
+		     "  [--acc-window-bytes N] [--acc-var-window]\n");
 	std::exit(2);
 }
 
@@ -75,6 +76,10 @@ Opts Parse(int argc, char **argv)
 		if (Arg(i, argc, argv, "--algo", &v)) {
 			if (!ParseAlgo(v, &o.algo))
 				Usage();
+			continue;
+		}
+		if (!std::strcmp(argv[i], "--acc-var-window")) {
+			o.host.acc_var_window = true;
 			continue;
 		}
 		if (!std::strcmp(argv[i], "--check-routes")) {
@@ -128,6 +133,7 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--acc-period-ns") o.host.acc_period_ns = n;
 		else if (name == "--base-rtt-ns") o.host.base_rtt_ns = n;
 		else if (name == "--window-bytes") o.host.window_bytes = n;
+		else if (name == "--acc-window-bytes") o.host.acc_window_bytes = n;
 		else Usage();
 	}
 	o.host.algo = o.algo;

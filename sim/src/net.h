@@ -200,6 +200,10 @@ struct HostCfg {
 	u64 acc_period_ns = 10000;
 	u64 base_rtt_ns = 0;		// 0: the cores measure it
 	u64 window_bytes = 0;		// inflight cap for every core; 0 = none
+	// ACC only (a start rule the core does not have; see cc.cc): an
+	// inflight cap, fixed or, if acc_var_window, scaled by R / C
+	u64 acc_window_bytes = 0;
+	bool acc_var_window = false;
 	// 0 = the core's default (or 8 periods for the halt cap)
 	u32 acc_theta_permille = 0;
 	u64 acc_halt_max_ns = 0;
