@@ -66,7 +66,7 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
     w("Topology %s, 100 Gb/s hosts, 400 Gb/s above the ToRs, 1 us links; "
       "arrivals for %s; grid took %.0f s of wall time."
       % (" ".join(map(str, topo)),
-         ", ".join("%s %.1f ms" % (k, v / 1000) for k, v in time_us.items()),
+         ", ".join("%s %g ms" % (k, v / 1000) for k, v in time_us.items()),
          wall))
     w("FCT slowdown = FCT / FCT alone on an idle path (>= 1).")
     res = {}
@@ -140,7 +140,7 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
         acc, nh = res[(wl, "acc")], res[(wl, "acc-nohalt")]
         claim("%s: ACC without halt is worse on small flows" % wl,
               "worse small-flow FCT",
-              "p99 slowdown %.2f without halt vs %.2f" %
+              "p99 slowdown %.3f without halt vs %.3f" %
               (nh["small"][1], acc["small"][1]),
               nh["small"][1] > acc["small"][1])
     for x in xoffs:
