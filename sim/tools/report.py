@@ -56,7 +56,8 @@ def order(vals):
     return sorted(vals, key=lambda a: vals[a])
 
 
-def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
+def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb,
+           acc_args=()):
     lines = []
     w = lines.append
     scale = "paper scale (FULL=1)" if full else "reduced grid"
@@ -69,6 +70,8 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
          ", ".join("%s %g ms" % (k, v / 1000) for k, v in time_us.items()),
          wall))
     w("FCT slowdown = FCT / FCT alone on an idle path (>= 1).")
+    if acc_args:
+        w("ACC runs (acc, acc-nohalt) with `%s`." % " ".join(acc_args))
     res = {}
     for wl in ("web", "hadoop"):
         w("")
