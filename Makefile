@@ -7,7 +7,9 @@
 #   make check   all tests; ends with "N passed, N failed, N skipped"
 #   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
 #   make eval    every evaluation scenario (S1-S4)
-#   make sim     ns-3 at the ACC paper's scale, reduced grid (FULL=1: paper's)
+#   make sim     ns-3 at the ACC paper's scale, reduced grid (FULL=1: the
+#                paper's fat tree, hours; SIM_FULL_MS=x: x ms of arrivals)
+#   make sim-full-smoke  the fat tree at full scale for 0.25 ms (minutes)
 #   make series  export netns and CC as upstream series (build/series-export)
 #   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
 #   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
@@ -26,7 +28,7 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 export KVER
 
 .PHONY: all deps module tools check check-debug soak demo eval sim clean \
-	checkpatch check-series series check-32bit
+	sim-full-smoke checkpatch check-series series check-32bit
 
 SOAK_MIN ?= 30
 
@@ -68,6 +70,9 @@ eval: all
 
 sim:
 	$(MAKE) -C sim grid FULL=$(FULL)
+
+sim-full-smoke:
+	$(MAKE) -C sim full-smoke
 
 checkpatch: build/.src-stamp
 	./scripts/checkpatch-series

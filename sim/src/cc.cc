@@ -4,6 +4,7 @@
  * class mirrors what rxe_cc_algos.c does for a QP: the same calls, in the
  * same order, with the line rate of the host's port.
  */
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -85,10 +86,22 @@ private:
 	struct rxe_cc_dcqcn_rp rp_;
 };
 
-/* "ACC without halt" (the paper's ablation) is the core's halt = 0. */
+/*
+ * "ACC without halt" (the paper's ablation) is the core's halt = 0.
+ *
+ * The core starts a flow at C with no window (rxe_cc_acc.c: "a new QP
+ * starts at C"), and its first reaction needs a closed period with CE
+ * marks.  --acc-window-bytes W caps a flow's bytes in flight at W (one
+ * BDP: no flow can put more than one pipe into the fabric before its
+ * first ACK), and --acc-var-window scales W by R / C as the window of
+ * HPCC's simulator does (VAR_WIN), so that a halted-then-slowed flow
+ * also keeps fewer bytes in flight.  Off by default: it is a candidate
+ * rule for the core, tried here first.
+ */
 class AccCc : public Cc {
 public:
 	AccCc(const HostCfg &c, u64 line, u64 now)
+		: window_(c.acc_window_bytes), var_(c.acc_var_window)
 	{
 		rxe_cc_acc_params_default(&p_);
 		p_.line_rate_bps = line;
@@ -121,10 +134,22 @@ public:
 	}
 	u64 NextTimerNs() override { return rxe_cc_acc_next_timer_ns(&st_); }
 	u64 RateBps(u64 now) override { return rxe_cc_acc_rate_bps(&st_, now); }
+	u64 WindowBytes() override
+	{
+		if (!window_)
+			return ~0ull;
+		if (!var_)
+			return window_;
+		// at least one packet, or a slowed flow could never send
+		return std::max<u64>(window_ * (st_.rate_bps / 1000) /
+				     (line_bps / 1000), pacer.burst_bytes);
+	}
 
 private:
 	struct rxe_cc_acc_params p_;
 	struct rxe_cc_acc st_;
+	u64 window_;
+	bool var_;
 };
 
 class TimelyCc : public Cc {

@@ -2,7 +2,7 @@
 /*
  * main.cc - the command line of rxe-acc-sim, the run and its report.
  *
- *   rxe-acc-sim --topo incast|victim|leafspine|ring --algo none|dcqcn|acc|
+ *   rxe-acc-sim --topo incast|victim|leafspine|ring|fattree --algo none|dcqcn|acc|
  *               acc-nohalt|timely|hpcc [--workload web|hadoop --load 0.5]
  *               [--time-us T] [--fct FILE] [knobs]
  *
@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -40,11 +41,13 @@ bool Arg(int &i, int argc, char **argv, const char *name, std::string *v)
 
 void Usage()
 {
-	std::fprintf(stderr, "usage: rxe-acc-sim --topo incast|victim|leafspine|ring "
+	std::fprintf(stderr, "usage: rxe-acc-sim --topo incast|victim|leafspine|ring|fattree "
 		     "--algo none|dcqcn|acc|acc-nohalt|timely|hpcc [--workload "
 		     "web|hadoop] [--load F] [--time-us N] [--seed N] [--fct F]\n"
 		     "  [--senders N] [--bytes N] [--tors N] [--hosts-per-tor N] "
 		     "[--spines N] [--host-gbps N] [--core-gbps N] [--delay-ns N]\n"
+		     "  [--pods N] [--tors-per-pod N] [--aggs-per-pod N] "
+		     "[--cores N] [--check-routes]\n"
 		     "  [--xoff N] [--xon N] [--quanta N] [--no-pfc] "
 		     "[--marking off|red|tcd] [--tcd-k N] [--tcd-period-ns N]\n"
 		     "  [--ack-every N] [--acc-period-ns N] [--drain-us N] "
@@ -53,7 +56,8 @@ void Usage()
 		     "[--dcqcn-time-reset-us N] [--dcqcn-byte-reset N]\n"
 		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
 		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
-		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n");
+		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n"
+		     "  [--acc-window-bytes N] [--acc-var-window]\n");
 	std::exit(2);
 }
 
@@ -74,6 +78,14 @@ Opts Parse(int argc, char **argv)
 				Usage();
 			continue;
 		}
+		if (!std::strcmp(argv[i], "--acc-var-window")) {
+			o.host.acc_var_window = true;
+			continue;
+		}
+		if (!std::strcmp(argv[i], "--check-routes")) {
+			o.check_routes = true;
+			continue;
+		}
 		if (!std::strcmp(argv[i], "--no-pfc")) {
 			o.sw.pfc_enabled = false;
 			continue;
@@ -92,6 +104,10 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--tors") o.tors = (int)n;
 		else if (name == "--hosts-per-tor") o.hosts_per_tor = (int)n;
 		else if (name == "--spines") o.spines = (int)n;
+		else if (name == "--pods") o.pods = (int)n;
+		else if (name == "--tors-per-pod") o.tors_per_pod = (int)n;
+		else if (name == "--aggs-per-pod") o.aggs_per_pod = (int)n;
+		else if (name == "--cores") o.cores = (int)n;
 		else if (name == "--host-gbps") o.host_bps = n * 1000000000ull;
 		else if (name == "--core-gbps") o.core_bps = n * 1000000000ull;
 		else if (name == "--host-mbps") o.host_bps = n * 1000000ull;
@@ -117,9 +133,12 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--acc-period-ns") o.host.acc_period_ns = n;
 		else if (name == "--base-rtt-ns") o.host.base_rtt_ns = n;
 		else if (name == "--window-bytes") o.host.window_bytes = n;
+		else if (name == "--acc-window-bytes") o.host.acc_window_bytes = n;
 		else Usage();
 	}
 	o.host.algo = o.algo;
+	if (!o.hosts_per_tor)
+		o.hosts_per_tor = o.topo == "fattree" ? 16 : 8;
 	// each algorithm with the switch marking it was designed with
 	if (marking.empty())
 		marking = o.algo == Algo::Dcqcn ? "red" :
@@ -131,7 +150,7 @@ Opts Parse(int argc, char **argv)
 	return o;
 }
 
-void Report(const Opts &o, double wall_s)
+void Report(const Opts &o, double wall_s, double cpu_s)
 {
 	u64 drops_lossless = 0, drops_ctrl = 0, pause_tx = 0, resume_tx = 0;
 	u64 pause_rx_host = 0, max_q = 0, max_used = 0;
@@ -151,7 +170,11 @@ void Report(const Opts &o, double wall_s)
 			max_q = std::max(max_q, p.st.max_q_bytes);
 			paused_ns += p.st.paused_ns;
 			ports << (ports.tellp() ? "," : "") << "{\"sw\":" << s->id()
-			      << ",\"port\":" << p.idx << ",\"ce\":" << p.st.ce_marks
+			      << ",\"tier\":\"" << s->tier << "\",\"peer\":\""
+			      << (dynamic_cast<const Switch *>(p.peer) ?
+				  static_cast<const Switch *>(p.peer)->tier : "host")
+			      << "\",\"port\":" << p.idx << ",\"tx_bytes\":"
+			      << p.st.tx_bytes << ",\"ce\":" << p.st.ce_marks
 			      << ",\"ue\":" << p.st.ue_marks << ",\"pause_rx\":"
 			      << p.st.pause_rx << ",\"max_q\":" << p.st.max_q_bytes
 			      << ",\"q_mean\":" << p.st.q_area / std::max<u64>(NowNs(), 1)
@@ -194,22 +217,29 @@ void Report(const Opts &o, double wall_s)
 			    << (f->finish_ns ? f->finish_ns - f->start_ns : 0) << ","
 			    << IdealNs(o, f) << "\n";
 	}
+	u64 offered = 0;
+	for (const Flow *f : g_flows)
+		offered += f->size_bytes;
 	u64 events = ns3::Simulator::GetEventCount();
 	std::printf("{\"algo\":\"%s\",\"topo\":\"%s\",\"workload\":\"%s\","
-		    "\"load\":%.2f,\"hosts\":%zu,\"flows\":%zu,\"done\":%llu,"
+		    "\"load\":%.2f,\"hosts\":%zu,\"switches\":%zu,"
+		    "\"flows\":%zu,\"offered_bytes\":%llu,\"done\":%llu,"
 		    "\"sim_ns\":%llu,\"events\":%llu,\"wall_s\":%.3f,"
-		    "\"events_per_s\":%.0f,\"drops_lossless\":%llu,"
+		    "\"cpu_s\":%.3f,\"events_per_s\":%.0f,"
+		    "\"events_per_cpu_s\":%.0f,\"drops_lossless\":%llu,"
 		    "\"drops_ctrl\":%llu,\"pause_tx\":%llu,\"resume_tx\":%llu,"
 		    "\"pause_rx_host\":%llu,\"paused_ns\":%llu,"
 		    "\"host_paused_ns\":%llu,\"first_pause_ns\":%lld,"
 		    "\"first_resume_ns\":%lld,\"max_q_bytes\":%llu,"
 		    "\"max_buffer_bytes\":%llu,\"retx_pkts\":%llu,"
 		    "\"last_rx_ns\":%llu,\"held_bytes\":%llu,\"deadlock\":%s,"
-		    "\"ports\":[%s],\"flow_list\":[%s]}\n",
+		    "%s,\"ports\":[%s],\"flow_list\":[%s]}\n",
 		    AlgoName(o.algo), o.topo.c_str(), o.workload.c_str(), o.load,
-		    g_host.size(), g_flows.size(), (unsigned long long)g_done,
+		    g_host.size(), g_sw.size(), g_flows.size(),
+		    (unsigned long long)offered, (unsigned long long)g_done,
 		    (unsigned long long)NowNs(), (unsigned long long)events, wall_s,
-		    events / std::max(wall_s, 1e-9),
+		    cpu_s, events / std::max(wall_s, 1e-9),
+		    events / std::max(cpu_s, 1e-9),
 		    (unsigned long long)drops_lossless, (unsigned long long)drops_ctrl,
 		    (unsigned long long)pause_tx, (unsigned long long)resume_tx,
 		    (unsigned long long)pause_rx_host, (unsigned long long)paused_ns,
@@ -219,7 +249,7 @@ void Report(const Opts &o, double wall_s)
 		    (unsigned long long)max_q, (unsigned long long)max_used,
 		    (unsigned long long)retx, (unsigned long long)last_rx,
 		    (unsigned long long)held, deadlock ? "true" : "false",
-		    ports.str().c_str(),
+		    FabricJson(false).c_str(), ports.str().c_str(),
 		    flows.str().c_str());
 }
 
@@ -245,14 +275,24 @@ int main(int argc, char **argv)
 
 	if (!BuildTopology(o))
 		Usage();
+	if (o.check_routes) {
+		std::printf("{\"topo\":\"%s\",\"hosts\":%zu,\"switches\":%zu,%s}\n",
+			    o.topo.c_str(), g_host.size(), g_sw.size(),
+			    FabricJson(true).c_str());
+		return 0;
+	}
 	Scenario(o);
 	ns3::Simulator::Schedule(ns3::MicroSeconds(10), &Watch,
 				 (o.time_us + o.drain_us) * 1000);
+	// wall time is what a run costs here; CPU time what it would cost
+	// on an idle machine (this one is shared)
 	auto t0 = std::chrono::steady_clock::now();
+	std::clock_t c0 = std::clock();
 	ns3::Simulator::Run();
+	double cpu = (double)(std::clock() - c0) / CLOCKS_PER_SEC;
 	double wall = std::chrono::duration<double>(
 		std::chrono::steady_clock::now() - t0).count();
-	Report(o, wall);
+	Report(o, wall, cpu);
 	ns3::Simulator::Destroy();
 	return 0;
 }

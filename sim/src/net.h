@@ -156,6 +156,9 @@ struct SwitchStats {
 	u64 ce_marks = 0, ue_marks = 0;
 };
 
+// The ECMP hash of a flow at a switch salted with @salt.
+u32 EcmpHash(u32 flow, u32 salt);
+
 class Switch : public Node {
 public:
 	Switch(int id, const SwitchCfg &c, u64 seed);
@@ -165,6 +168,12 @@ public:
 
 	// dst host -> candidate egress ports (ECMP by flow hash)
 	std::vector<std::vector<int>> routes;
+	// Which layer of the fabric: "tor", "agg", "core", "spine", "switch".
+	const char *tier = "switch";
+	// Per-switch hash seed, as real ECMP has: with one hash at every
+	// tier a flow's choice at the ToR would fix its choice at the
+	// aggregation switch and leave most core links idle.
+	u32 ecmp_salt = 0;
 	SwitchCfg cfg;
 	SwitchStats st;
 	u64 used_bytes = 0;
@@ -191,6 +200,10 @@ struct HostCfg {
 	u64 acc_period_ns = 10000;
 	u64 base_rtt_ns = 0;		// 0: the cores measure it
 	u64 window_bytes = 0;		// inflight cap for every core; 0 = none
+	// ACC only (a start rule the core does not have; see cc.cc): an
+	// inflight cap, fixed or, if acc_var_window, scaled by R / C
+	u64 acc_window_bytes = 0;
+	bool acc_var_window = false;
 	// 0 = the core's default (or 8 periods for the halt cap)
 	u32 acc_theta_permille = 0;
 	u64 acc_halt_max_ns = 0;

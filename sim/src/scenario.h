@@ -28,7 +28,11 @@ struct Opts {
 	u64 delay_ns = 1000;
 	int senders = 2;	// incast fan-in
 	u64 incast_bytes = 1000000;
-	int tors = 4, hosts_per_tor = 8, spines = 2;
+	int tors = 4, hosts_per_tor = 0, spines = 2;	// 0: topology's default
+	// fattree: pods of tors_per_pod ToRs and aggs_per_pod aggregation
+	// switches; each aggregation switch reaches cores / aggs_per_pod cores
+	int pods = 5, tors_per_pod = 4, aggs_per_pod = 4, cores = 16;
+	bool check_routes = false;	// walk every ECMP path, print, no run
 	SwitchCfg sw;
 	HostCfg host;
 };
@@ -45,6 +49,12 @@ bool BuildTopology(const Opts &o);
 void Scenario(const Opts &o);
 // FCT of the flow alone on an idle path.
 u64 IdealNs(const Opts &o, const Flow *f);
+
+// Links a packet from host @src to host @dst crosses (first ECMP choice).
+int PathLinks(u32 src, u32 dst);
+// JSON members (no braces): links per tier pair and, if @walk, every ECMP
+// path of every host pair (reachability, path counts, longest path).
+std::string FabricJson(bool walk);
 
 }  // namespace sim
 

@@ -41,6 +41,20 @@ void Switch::Init()
 	}
 }
 
+// murmur3's 32-bit finaliser: every bit of flow and salt reaches every
+// bit of the result, so the choices of two tiers are independent.
+u32 EcmpHash(u32 flow, u32 salt)
+{
+	u32 h = flow ^ (salt * 0x9e3779b9u);
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
+
 void Switch::Refresh(int port, int prio)
 {
 	u64 half = PauseNs(cfg.pause_quanta, ports[port].rate_bps) / 2;
@@ -77,7 +91,8 @@ void Switch::Receive(Pkt *p, int in)
 		return;
 	}
 	const std::vector<int> &cand = routes[p->dst];
-	int out = cand[(p->flow * 2654435761u >> 7) % cand.size()];
+	int out = cand.size() == 1 ? cand[0] :
+		  cand[EcmpHash(p->flow, ecmp_salt) % cand.size()];
 	Port &eg = ports[out];
 	int prio = p->prio;
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * topo.cc - the topologies: incast, the two-switch victim case, the
- * cyclic-buffer-dependency ring and the leaf-spine.
+ * cyclic-buffer-dependency ring, the leaf-spine and the three-tier fat
+ * tree of the HPCC and ACC papers.
  */
 #include "scenario.h"
 
@@ -19,9 +20,11 @@ static void OnDone(Flow *)
 
 namespace {
 
-Switch *NewSwitch(const Opts &o)
+Switch *NewSwitch(const Opts &o, const char *tier = "switch")
 {
 	Switch *s = new Switch((int)g_sw.size(), o.sw, o.seed * 7919 + g_sw.size());
+	s->tier = tier;
+	s->ecmp_salt = (u32)(o.seed * 7919 + g_sw.size());
 	g_sw.push_back(s);
 	return s;
 }
@@ -124,9 +127,9 @@ void BuildLeafSpine(const Opts &o)
 	int nh = o.tors * o.hosts_per_tor;
 
 	for (int t = 0; t < o.tors; t++)
-		tor.push_back(NewSwitch(o));
+		tor.push_back(NewSwitch(o, "tor"));
 	for (int s = 0; s < o.spines; s++)
-		spine.push_back(NewSwitch(o));
+		spine.push_back(NewSwitch(o, "spine"));
 	for (int h = 0; h < nh; h++)
 		NewHost(o);
 	for (int t = 0; t < o.tors; t++)
@@ -149,6 +152,75 @@ void BuildLeafSpine(const Opts &o)
 			Route(spine[s], h, {h / o.hosts_per_tor});
 }
 
+/*
+ * The three-tier fat tree of HPCC's simulator (its topology file fat.txt),
+ * which the ACC paper's setup matches in every figure it gives (320
+ * servers, 100 Gb/s to the ToR, 400 Gb/s above, 1 us links):
+ *
+ *   pods x tors_per_pod ToRs, hosts_per_tor hosts each (5 x 4 x 16 = 320)
+ *   pods x aggs_per_pod aggregation switches (5 x 4 = 20)
+ *   cores core switches (16), in aggs_per_pod planes of
+ *   cores / aggs_per_pod: aggregation switch j of every pod connects to
+ *   the cores of plane j.
+ *
+ * Every ToR reaches every aggregation switch of its pod.  With the
+ * defaults no tier is oversubscribed: a ToR has 16 x 100 Gb/s down and
+ * 4 x 400 Gb/s up, an aggregation switch 4 x 400 down and 4 x 400 up.
+ * Routing is shortest-path with ECMP: up to the first switch that can
+ * reach the destination downwards (ToR, aggregation or core), down from
+ * there; a host pair in two pods has aggs_per_pod x cores/aggs_per_pod
+ * equal paths.
+ */
+void BuildFatTree(const Opts &o)
+{
+	int np = o.pods, tpp = o.tors_per_pod, app = o.aggs_per_pod;
+	int hpt = o.hosts_per_tor, per_plane = o.cores / o.aggs_per_pod;
+	int nh = np * tpp * hpt;
+	std::vector<Switch *> tor, agg, core;
+
+	for (int i = 0; i < np * tpp; i++)
+		tor.push_back(NewSwitch(o, "tor"));
+	for (int i = 0; i < np * app; i++)
+		agg.push_back(NewSwitch(o, "agg"));
+	for (int i = 0; i < o.cores; i++)
+		core.push_back(NewSwitch(o, "core"));
+	for (int h = 0; h < nh; h++)
+		NewHost(o);
+	// ToR t: ports 0..hpt-1 its hosts, then one per agg of its pod
+	for (int t = 0; t < np * tpp; t++)
+		for (int i = 0; i < hpt; i++)
+			Connect(g_host[t * hpt + i], tor[t], o.host_bps, o.delay_ns);
+	// agg: ports 0..tpp-1 the ToRs of its pod, then its plane's cores;
+	// core: port p = the agg of pod p in its plane
+	for (int p = 0; p < np; p++)
+		for (int a = 0; a < app; a++)
+			for (int t = 0; t < tpp; t++)
+				Connect(tor[p * tpp + t], agg[p * app + a],
+					o.core_bps, o.delay_ns);
+	for (int p = 0; p < np; p++)
+		for (int a = 0; a < app; a++)
+			for (int c = 0; c < per_plane; c++)
+				Connect(agg[p * app + a], core[a * per_plane + c],
+					o.core_bps, o.delay_ns);
+	std::vector<int> tor_up, agg_up;
+	for (int a = 0; a < app; a++)
+		tor_up.push_back(hpt + a);
+	for (int c = 0; c < per_plane; c++)
+		agg_up.push_back(tpp + c);
+	for (int h = 0; h < nh; h++) {
+		int t = h / hpt, p = t / tpp;
+
+		for (int i = 0; i < np * tpp; i++)
+			Route(tor[i], h, i == t ? std::vector<int>{h % hpt} :
+				tor_up);
+		for (int i = 0; i < np * app; i++)
+			Route(agg[i], h, i / app == p ?
+				std::vector<int>{t % tpp} : agg_up);
+		for (int i = 0; i < o.cores; i++)
+			Route(core[i], h, {p});
+	}
+}
+
 }  // namespace
 
 bool BuildTopology(const Opts &o)
@@ -161,6 +233,9 @@ bool BuildTopology(const Opts &o)
 		BuildLeafSpine(o);
 	else if (o.topo == "ring")
 		BuildRing(o);
+	else if (o.topo == "fattree" && o.aggs_per_pod > 0 &&
+		 o.cores % o.aggs_per_pod == 0 && o.cores > 0)
+		BuildFatTree(o);
 	else
 		return false;
 	for (Switch *s : g_sw) {

@@ -141,14 +141,7 @@ void Scenario(const Opts &o)
  */
 u64 IdealNs(const Opts &o, const Flow *f)
 {
-	u64 links = 2;
-	if (o.topo == "leafspine" &&
-	    f->src / o.hosts_per_tor != f->dst / o.hosts_per_tor)
-		links = 4;
-	if (o.topo == "victim" && (f->src == 0 || f->src == 1 || f->src == 4))
-		links = 3;
-	if (o.topo == "ring")
-		links = 2 + (f->dst / 3 + g_sw.size() - f->src / 3) % g_sw.size();
+	u64 links = (u64)PathLinks(f->src, f->dst);
 	u64 mtu = o.host.mtu_payload;
 	u64 npk = (f->size_bytes + mtu - 1) / mtu;
 	u64 wire = f->size_bytes + npk * kHdrBytes;

@@ -56,19 +56,22 @@ def order(vals):
     return sorted(vals, key=lambda a: vals[a])
 
 
-def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
+def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb,
+           acc_args=()):
     lines = []
     w = lines.append
     scale = "paper scale (FULL=1)" if full else "reduced grid"
     hosts = next(iter(runs.values()))["hosts"]
     w("# rxe-acc-sim: %s, %d hosts, load %.0f %%" % (scale, hosts, load * 100))
     w("")
-    w("Leaf-spine %s, 100 Gb/s hosts, 400 Gb/s uplinks, 1 us links; "
+    w("Topology %s, 100 Gb/s hosts, 400 Gb/s above the ToRs, 1 us links; "
       "arrivals for %s; grid took %.0f s of wall time."
       % (" ".join(map(str, topo)),
-         ", ".join("%s %.1f ms" % (k, v / 1000) for k, v in time_us.items()),
+         ", ".join("%s %g ms" % (k, v / 1000) for k, v in time_us.items()),
          wall))
     w("FCT slowdown = FCT / FCT alone on an idle path (>= 1).")
+    if acc_args:
+        w("ACC runs (acc, acc-nohalt) with `%s`." % " ".join(acc_args))
     res = {}
     for wl in ("web", "hadoop"):
         w("")
@@ -98,50 +101,11 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
                 a, n, " (+%d unfinished)" % undone if undone else "",
                 " | ".join(cells), fmt(m), fmt(p), d["pause_tx"],
                 d["paused_ns"] / 1e6, d["max_q_bytes"] >> 10))
-    w("")
-    w("## Deadlock: the cyclic-buffer-dependency ring")
-    w("")
-    w("3 switches in a ring routed clockwise, 3 hosts each, six 20 MB "
-      "flows at t=0 (two per ring link, plus one in transit), 5 ms. "
-      "Deadlock: flows left, data held in the buffers, and no host "
-      "received data for the last ms.")
-    w("")
     xoffs = sorted({x for _, x in dl}, reverse=True)
-    w("| algorithm | " + " | ".join("XOFF %d KB" % (x >> 10)
-                                     for x in xoffs) + " |")
-    w("|---|" + "---|" * len(xoffs))
-    for a in ["none"] + algos:
-        cells = []
-        for x in xoffs:
-            d = dl[(a, x)]
-            cells.append(("**deadlock** at %.0f us" % (d["last_rx_ns"] / 1e3))
-                         if d["deadlock"] else
-                         "no (%d/%d flows done)" % (d["done"], d["flows"]))
-        w("| %s | %s |" % (a, " | ".join(cells)))
-    w("")
-    w("## Cross-check: the test bed's 2:1 incast at its own scale")
-    w("")
-    w("20 Mb/s, ~1.6 ms base RTT, lsw's thresholds and eval/run's scaled "
-      "knobs, 12.5 MB per flow; VM figures from make demo "
-      "(Documentation/rxe-acc/results.rst).")
-    w("")
-    w("| algorithm | sim q mean KB | VM q mean KB | sim PFC frames | "
-      "VM PFC frames |")
-    w("|---|---|---|---|---|")
-    for a in ("none", "dcqcn", "acc"):
-        w("| %s | %.1f | %.1f | %d | %d |" % (
-            a, tb[a]["q_mean_kb"], VM_DEMO[a][0], tb[a]["pfc_frames"],
-            VM_DEMO[a][1]))
-    sq = order({a: tb[a]["q_mean_kb"] for a in tb})
-    vq = order({a: VM_DEMO[a][0] for a in VM_DEMO})
-    sp = order({a: tb[a]["pfc_frames"] for a in tb})
-    vp = order({a: VM_DEMO[a][1] for a in VM_DEMO})
-    w("")
-    w("Ordering by mean queue: sim %s, VM %s (%s); by PFC frames: sim %s, "
-      "VM %s (%s)." % (" < ".join(sq), " < ".join(vq),
-                       "same" if sq == vq else "**differs**",
-                       " < ".join(sp), " < ".join(vp),
-                       "same" if sp == vp else "**differs**"))
+    if dl:
+        deadlock_table(w, algos, dl, xoffs)
+    if tb:
+        testbed_table(w, tb)
     w("")
     w("## The ACC paper's claims, side by side")
     w("")
@@ -179,7 +143,7 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
         acc, nh = res[(wl, "acc")], res[(wl, "acc-nohalt")]
         claim("%s: ACC without halt is worse on small flows" % wl,
               "worse small-flow FCT",
-              "p99 slowdown %.2f without halt vs %.2f" %
+              "p99 slowdown %.3f without halt vs %.3f" %
               (nh["small"][1], acc["small"][1]),
               nh["small"][1] > acc["small"][1])
     for x in xoffs:
@@ -194,10 +158,63 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb):
         w("")
         w("Plots: %s." % ", ".join(pngs))
     w("")
-    w("The paper's numbers come from its 320-host fat tree; a reduced "
-      "grid has fewer hosts, fewer flows (p99 of a bucket rests on few "
-      "flows) and a shorter run: read orderings, not magnitudes.")
+    if not full:
+        w("The paper's numbers come from its 320-host fat tree; a reduced "
+          "grid has fewer hosts, fewer flows (p99 of a bucket rests on few "
+          "flows) and a shorter run: read orderings, not magnitudes.")
+    elif min(time_us.values()) < 5000:
+        w("Arrivals for less than 5 ms: few large flows, and the p99 of a "
+          "bucket rests on few flows; read orderings, not magnitudes.")
     return "\n".join(lines) + "\n"
+
+
+def deadlock_table(w, algos, dl, xoffs):
+    w("")
+    w("## Deadlock: the cyclic-buffer-dependency ring")
+    w("")
+    w("3 switches in a ring routed clockwise, 3 hosts each, six 20 MB "
+      "flows at t=0 (two per ring link, plus one in transit), 5 ms. "
+      "Deadlock: flows left, data held in the buffers, and no host "
+      "received data for the last ms.")
+    w("")
+    w("| algorithm | " + " | ".join("XOFF %d KB" % (x >> 10)
+                                     for x in xoffs) + " |")
+    w("|---|" + "---|" * len(xoffs))
+    for a in ["none"] + algos:
+        cells = []
+        for x in xoffs:
+            d = dl[(a, x)]
+            cells.append(("**deadlock** at %.0f us" % (d["last_rx_ns"] / 1e3))
+                         if d["deadlock"] else
+                         "no (%d/%d flows done)" % (d["done"], d["flows"]))
+        w("| %s | %s |" % (a, " | ".join(cells)))
+
+
+def testbed_table(w, tb):
+    w("")
+    w("## Cross-check: the test bed's 2:1 incast at its own scale")
+    w("")
+    w("20 Mb/s, ~1.6 ms base RTT, lsw's thresholds and eval/run's scaled "
+      "knobs, 12.5 MB per flow; VM figures from make demo "
+      "(Documentation/rxe-acc/results.rst).")
+    w("")
+    w("| algorithm | sim q mean KB | VM q mean KB | sim PFC frames | "
+      "VM PFC frames |")
+    w("|---|---|---|---|---|")
+    for a in ("none", "dcqcn", "acc"):
+        w("| %s | %.1f | %.1f | %d | %d |" % (
+            a, tb[a]["q_mean_kb"], VM_DEMO[a][0], tb[a]["pfc_frames"],
+            VM_DEMO[a][1]))
+    sq = order({a: tb[a]["q_mean_kb"] for a in tb})
+    vq = order({a: VM_DEMO[a][0] for a in VM_DEMO})
+    sp = order({a: tb[a]["pfc_frames"] for a in tb})
+    vp = order({a: VM_DEMO[a][1] for a in VM_DEMO})
+    w("")
+    w("Ordering by mean queue: sim %s, VM %s (%s); by PFC frames: sim %s, "
+      "VM %s (%s)." % (" < ".join(sq), " < ".join(vq),
+                       "same" if sq == vq else "**differs**",
+                       " < ".join(sp), " < ".join(vp),
+                       "same" if sp == vp else "**differs**"))
 
 
 def plot(outdir, algos, res):
