@@ -36,6 +36,7 @@ bad_case() {
 		  pacer_burst_us=0 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
 		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 \
 		  acc_theta_ce_pct=101 acc_p_thresh=0 acc_halt=2 acc_gate=2 \
+		  acc_ack_every=0 acc_ack_every=65 \
 		  algorithm=cubic \
 		  prio3_algorithm=bogus rpg_ai_rate=abc prio3_np=2 prio0_np= \
 		  line_rate_mbps=1600001 line_rate_mbps=-1 \
@@ -60,6 +61,8 @@ good_case() {
 	setk rxe_a acc_halt 0 && [ "$(getk rxe_a acc_halt)" = 0 ] &&
 	setk rxe_a acc_halt 1 && setk rxe_a acc_gate 0 &&
 	[ "$(getk rxe_a acc_gate)" = 0 ] && setk rxe_a acc_gate 1 &&
+	[ "$(getk rxe_a acc_ack_every)" = 8 ] && setk rxe_a acc_ack_every 1 &&
+	[ "$(getk rxe_a acc_ack_every)" = 1 ] && setk rxe_a acc_ack_every 8 &&
 	setk rxe_a cnp_dscp 46 && [ "$(getk rxe_a cnp_dscp)" = 46 ] &&
 	setk rxe_a cnp_dscp -1 && [ "$(getk rxe_a cnp_dscp)" = -1 ] &&
 	setk rxe_a prio5_np 0 && [ "$(getk rxe_a prio5_np)" = 0 ] &&
