@@ -848,8 +848,12 @@ static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
 
 	if (!rxe_cc_ring_in_window(ring, psn))
 		return;
-	/* a peer that counts marks reports them in its next counting ACK */
-	if (!counted && cc->peer_counts)
+	/*
+	 * A peer that counts reports the marks of our requests in its next
+	 * counting ACK, not in the single bit of a read response (read ACKs,
+	 * for the response ring, never count).
+	 */
+	if (!counted && cc->peer_counts && ring == &cc->req)
 		mark = RXE_CC_MARK_NO;
 	if (!cc->ops->echo_marks) {
 		mark = RXE_CC_MARK_NO;
