@@ -28,19 +28,26 @@ void rxe_cc_np_echo_init(struct rxe_qp *qp)
  * @pkt: the request, with its IP ECN field in pkt->ecn
  *
  * Counts its mark if its sender asked for the echo (and the notification
- * point of its priority is on), and decides whether it wants an ACK of
- * its own: see rxe_cc_np_ack_due().
+ * point of its priority is on), also in np_echo_ce_pkts and
+ * np_echo_ue_pkts, and decides whether it wants an ACK of its own: see
+ * rxe_cc_np_ack_due().
  */
 void rxe_cc_np_req(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	struct rxe_dev *rxe = pkt->rxe;
+	enum rxe_cc_mark mark;
 
 	qp->cc_echo.due = false;
 	if (qp_type(qp) != IB_QPT_RC || !bth_cc_echo_req(pkt) ||
 	    !rxe_cc_np_on(qp, rxe))
 		return;
-	rxe_cc_echo_rcv(&qp->cc_echo, rxe_cc_ecn_to_mark(pkt->ecn),
+	mark = rxe_cc_ecn_to_mark(pkt->ecn);
+	rxe_cc_echo_rcv(&qp->cc_echo, mark,
 			READ_ONCE(rxe->cc.params.ack_every));
+	if (mark == RXE_CC_MARK_CE)
+		rxe_counter_inc(rxe, RXE_CNT_NP_ECHO_CE_PKTS);
+	else if (mark == RXE_CC_MARK_UE)
+		rxe_counter_inc(rxe, RXE_CNT_NP_ECHO_UE_PKTS);
 }
 
 /* Should the request rxe_cc_np_req() last saw be ACKed without AckReq? */

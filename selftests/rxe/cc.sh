@@ -154,7 +154,8 @@ counters_case() {
 	local c
 	for c in np_cnp_sent np_ecn_marked_roce_packets rp_cnp_handled \
 		 rp_cnp_ignored cc_rate_decreases cc_rate_increases acc_halts \
-		 acc_victim_backoffs acc_ce_acks acc_ue_acks acc_ce_pkts acc_ue_pkts; do
+		 acc_victim_backoffs acc_ce_acks acc_ue_acks acc_ce_pkts acc_ue_pkts \
+		 np_echo_ce_pkts np_echo_ue_pkts; do
 		rdma statistic show link rxe_a/1 | grep -qw "$c" || { echo "# no $c"; return 1; }
 	done
 }
