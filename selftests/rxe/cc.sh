@@ -273,11 +273,14 @@ both rpg_max_rate 0
 charge_bytes() { # 4|6
 	tracefs_mount
 	both algorithm acc && both line_rate_mbps 10000 || return 1
+	# an ACK per packet, so that an ACK's bytes are one packet's
+	setk rxe_a acc_ack_every 1 || return 1
 	echo > $trace/trace
 	echo 1 > $trace/events/rxe_cc/rxe_cc_ack/enable
 	BG_GID=$1 bg_flow -n 20 -s 65536
 	wait "${RXE_BG[@]}"
 	echo 0 > $trace/events/rxe_cc/rxe_cc_ack/enable
+	setk rxe_a acc_ack_every 8
 	awk '/rxe_cc_ack: dev=rxe_b / {
 		for (i = 1; i <= NF; i++) if ($i ~ /^bytes=/) n[substr($i, 7)]++
 	} END { for (b in n) if (n[b] > best) { best = n[b]; mode = b }; print mode }' \
