@@ -254,19 +254,23 @@ def mean_mbps(cum, t0_ns, t1_ns):
 
 
 def echoes_by_dev(ev):
-    """{dev: {'acks', 'ce', 'ue', 'congested', 'victim', 'cnps'}}: what each
-    sender device's QPs were told (ACC periods, DCQCN CNPs handled)."""
+    """{dev: {'acks', 'pkts', 'ce', 'ue', 'congested', 'victim', 'cnps'}}:
+    what each sender device's QPs were told (ACC periods, DCQCN CNPs
+    handled).  ACKs may be coalesced: 'pkts' are the packets they
+    acknowledged, 'ce' and 'ue' the marked packets they counted."""
     out = {}
     for _, name, kv in ev:
         if name not in ('rxe_cc_period', 'rxe_cc_cnp'):
             continue
-        d = out.setdefault(kv.get('dev'), {'acks': 0, 'ce': 0, 'ue': 0,
+        d = out.setdefault(kv.get('dev'), {'acks': 0, 'pkts': 0,
+                                           'ce': 0, 'ue': 0,
                                            'congested': 0, 'victim': 0,
                                            'cnps': 0})
         if name == 'rxe_cc_cnp':
             d['cnps'] += kv.get('what') == 'handled'
             continue
         d['acks'] += kv.get('n_ack', 0)
+        d['pkts'] += kv.get('n_pkt', 0)
         d['ce'] += kv.get('n_ce', 0)
         d['ue'] += kv.get('n_ue', 0)
         if kv.get('class') in ('congested', 'victim'):

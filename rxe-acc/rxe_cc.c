@@ -217,6 +217,7 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
 	p->algo = RXE_CC_ALGO_NONE;
 	/* A receiver answers marks on every priority, as mlx5's roce_np. */
 	p->np_prio_mask = GENMASK(RXE_CC_NUM_PRIO - 1, 0);
+	p->ack_every = RXE_CC_ECHO_DEF_EVERY;
 	for (i = 0; i < RXE_CC_NUM_PRIO; i++)
 		p->prio_algo[i] = RXE_CC_ALGO_DEFAULT;
 
@@ -514,6 +515,8 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	rxe_cc_ring_init(&cc->resp, cc->resp_slots, RXE_CC_RESP_SLOTS,
 			 qp->resp.psn);
 	cc->read_acks = false;
+	cc->peer_counts = false;
+	cc->echo_seen = (struct rxe_cc_echo_seen) {};
 	cc->sent_any = false;
 	cc->pace_waiters = 0;
 	cc->ops = ops;
@@ -824,7 +827,8 @@ u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock)
 
 	if (!ops)
 		return stock;
-	if (ops->ack_req_every)
+	/* a peer that counts marks sets the density of its ACKs itself */
+	if (ops->ack_req_every && !READ_ONCE(cc->peer_counts))
 		every = min(ops->ack_req_every, every);
 	if (qp->qp_timeout_jiffies) {
 		window_ns = jiffies_to_nsecs(qp->qp_timeout_jiffies) /
@@ -864,34 +868,55 @@ static bool rxe_cc_acked_psn(struct rxe_pkt_info *pkt, u32 *psn)
 }
 
 /*
- * An acknowledgment of @ring's packets up to @psn, echoing @mark, came
- * in: retire them and tell the algorithm.  Lock held, QP running.
+ * An acknowledgment of @ring's packets up to @psn came in: retire them
+ * and tell the algorithm.  @ack->ce_pkts and ue_pkts are the marked
+ * packets it counted (@counted), or else @mark is the single-bit echo,
+ * which reads as the mark of every packet it covers.  Lock held, QP
+ * running.
  */
 static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
-			 u32 psn, enum rxe_cc_mark mark)
+			 u32 psn, enum rxe_cc_mark mark, bool counted,
+			 struct rxe_cc_ack *ack)
 {
 	struct rxe_cc_qp *cc = qp->cc;
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
-	u64 bytes = 0, rtt = 0, now;
+	u16 tail = ring->tail;
+	u64 now;
 
 	if (!rxe_cc_ring_in_window(ring, psn))
 		return;
-	if (!cc->ops->echo_marks)
+	/*
+	 * A peer that counts reports the marks of our requests in its next
+	 * counting ACK, not in the single bit of a read response (read ACKs,
+	 * for the response ring, never count).
+	 */
+	if (!counted && cc->peer_counts && ring == &cc->req)
 		mark = RXE_CC_MARK_NO;
+	if (!cc->ops->echo_marks) {
+		mark = RXE_CC_MARK_NO;
+		ack->ce_pkts = 0;
+		ack->ue_pkts = 0;
+	}
 	now = rxe_cc_now_ns();
-	if (rxe_cc_ring_acks_new(ring, psn))
-		bytes = rxe_cc_ring_retire(ring, psn, now, &rtt);
-	else if (mark == RXE_CC_MARK_NO)
+	if (rxe_cc_ring_acks_new(ring, psn)) {
+		ack->bytes = rxe_cc_ring_retire(ring, psn, now, &ack->rtt_ns);
+		ack->pkts = (u16)(ring->tail - tail) & ring->mask;
+	} else if (mark == RXE_CC_MARK_NO) {
 		return;	/* a duplicate, and nothing to learn from it */
+	}
+	if (!counted) {
+		ack->ce_pkts = mark == RXE_CC_MARK_CE ? max(ack->pkts, 1U) : 0;
+		ack->ue_pkts = mark == RXE_CC_MARK_UE ? max(ack->pkts, 1U) : 0;
+	}
 
 	if (mark == RXE_CC_MARK_CE)
 		rxe_counter_inc(rxe, RXE_CNT_ACC_CE_ACKS);
 	else if (mark == RXE_CC_MARK_UE)
 		rxe_counter_inc(rxe, RXE_CNT_ACC_UE_ACKS);
-	trace_rxe_cc_ack(qp, psn, bytes, mark, rtt);
+	trace_rxe_cc_ack(qp, psn, ack->bytes, mark, ack->rtt_ns);
 
 	if (cc->ops->on_ack)
-		cc->ops->on_ack(qp, bytes, mark, rtt, now);
+		cc->ops->on_ack(qp, ack, now);
 	rxe_cc_rate_changed(qp, now, RXE_CC_WHY_ACK);
 	rxe_cc_arm_timer(qp);
 }
@@ -915,6 +940,7 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
+	struct rxe_cc_ack ack = {};
 	enum rxe_cc_mark mark;
 	unsigned long flags;
 	u32 psn;
@@ -927,8 +953,52 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 	mark = rxe_cc_echoed_mark(pkt);
 	if (!rxe_cc_lock_running(cc, &flags))
 		return;
-	rxe_cc_acked(qp, &cc->req, psn, mark);
+	rxe_cc_acked(qp, &cc->req, psn, mark, false, &ack);
 	spin_unlock_irqrestore(&cc->lock, flags);
+}
+
+/**
+ * rxe_cc_rcv_ack_counts - a response that counts marks arrived
+ * @pkt: the ACK, NAK or atomic ACK
+ * @ce_wire: its CE counter (2 bits, cumulative, wrapping)
+ * @ue_wire: its UE counter
+ *
+ * As rxe_cc_rcv_ack() for an ACK, NAK or atomic ACK (read responses
+ * carry no counters), with the marked packets the counters report since
+ * the previous one read.  Its peer counts marks, and so coalesces
+ * its ACKs: this QP no longer asks for an ACK per packet.
+ *
+ * @ce_pkts: the CE-marked packets it reported, 0 if the QP runs no
+ *	algorithm
+ * @ue_pkts: the UE-marked packets it reported
+ */
+void rxe_cc_rcv_ack_counts(struct rxe_pkt_info *pkt, u8 ce_wire, u8 ue_wire,
+			   u32 *ce_pkts, u32 *ue_pkts)
+{
+	struct rxe_qp *qp = pkt->qp;
+	struct rxe_cc_qp *cc = rxe_cc_of(qp);
+	struct rxe_cc_ack ack = {};
+	enum rxe_cc_mark mark = RXE_CC_MARK_NO;
+	unsigned long flags;
+	u32 psn;
+
+	*ce_pkts = 0;
+	*ue_pkts = 0;
+	if (!rxe_cc_lock_running(cc, &flags))
+		return;
+	/* even a response that acknowledges nothing moves the counters */
+	rxe_cc_echo_decode(&cc->echo_seen, ce_wire, ue_wire, &ack.ce_pkts,
+			   &ack.ue_pkts);
+	WRITE_ONCE(cc->peer_counts, true);
+	if (ack.ce_pkts)
+		mark = RXE_CC_MARK_CE;
+	else if (ack.ue_pkts)
+		mark = RXE_CC_MARK_UE;
+	if (rxe_cc_acked_psn(pkt, &psn))
+		rxe_cc_acked(qp, &cc->req, psn, mark, true, &ack);
+	spin_unlock_irqrestore(&cc->lock, flags);
+	*ce_pkts = ack.ce_pkts;
+	*ue_pkts = ack.ue_pkts;
 }
 
 /* A CNP for sender QP pkt->qp arrived (DCQCN reaction point). */
@@ -964,12 +1034,13 @@ static void rxe_cc_rcv_read_ack(struct rxe_pkt_info *pkt)
 	struct rxe_qp *qp = pkt->qp;
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	enum rxe_cc_mark mark = rxe_cc_echoed_mark(pkt);
+	struct rxe_cc_ack ack = {};
 	unsigned long flags;
 
 	if (!rxe_cc_lock_running(cc, &flags))
 		return;
 	cc->read_acks = true;
-	rxe_cc_acked(qp, &cc->resp, pkt->psn, mark);
+	rxe_cc_acked(qp, &cc->resp, pkt->psn, mark, false, &ack);
 	spin_unlock_irqrestore(&cc->lock, flags);
 }
 

@@ -40,6 +40,13 @@
  *                            of read responses, for a sender QP
  *   rxe_cc_np_rcv()          receive path: a request for a responder QP
  *   rxe_cc_np_ack_mark()     responder: echo marks in the ACK it builds
+ *   rxe_cc_np_echo_init()    QP creation and reset: the mark counters
+ *   rxe_cc_np_req()          responder: a request accepted in sequence
+ *                            (count its mark)
+ *   rxe_cc_np_ack_due()      responder: ACK it even without AckReq?
+ *   rxe_cc_np_ack_counts()   responder: the mark counters in the ACK
+ *   rxe_cc_rcv_ack_echo()    receive path: an ACK/response for a sender
+ *                            QP, with or without mark counters
  *   rxe_cc_tos()             IP header: DSCP and ECN of every packet
  *
  * Sender accounting is by packet, not by PSN (rxe_cc_ring.c): a read
@@ -84,6 +91,7 @@
 #include "rxe_cc_ring.h"
 #include "rxe_cc_dcqcn.h"
 #include "rxe_cc_acc.h"
+#include "rxe_cc_echo.h"
 
 struct rxe_dev;
 struct rxe_qp;
@@ -129,6 +137,7 @@ struct rxe_cc_params {
 	s8 ack_dscp;			/* DSCP of ACKs, or RXE_CC_DSCP_OF_QP */
 	u8 algo;			/* algorithm key: the default */
 	u8 np_prio_mask;		/* BIT(prio): notification point on */
+	u8 ack_every;			/* receiver: ACK per N clean packets */
 	s8 prio_algo[RXE_CC_NUM_PRIO];	/* key per priority, or ALGO_DEFAULT */
 };
 
@@ -152,6 +161,8 @@ struct rxe_cc_qp {
 	struct hrtimer cc_timer;	/* the algorithm's own deadlines */
 	struct rxe_cc_pacer pacer;
 	bool read_acks;			/* the peer acknowledges read responses */
+	bool peer_counts;		/* its ACKs count marks: it coalesces */
+	struct rxe_cc_echo_seen echo_seen; /* the counters last read */
 	u64 rate_bps;			/* what the pacer was last given */
 	u64 line_rate_bps;
 	u32 wire_overhead_bytes;	/* beyond BTH + payload, see below */
@@ -211,8 +222,8 @@ struct rxe_cc_ops {
 	void (*init)(struct rxe_qp *qp, u64 now_ns);
 	/* data the QP put on the wire: new requests and read responses */
 	void (*on_xmit)(struct rxe_qp *qp, u32 bytes, u64 now_ns);
-	void (*on_ack)(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
-		       u64 rtt_ns, u64 now_ns);
+	void (*on_ack)(struct rxe_qp *qp, const struct rxe_cc_ack *ack,
+		       u64 now_ns);
 	void (*on_cnp)(struct rxe_qp *qp, u64 now_ns);
 	void (*on_timer)(struct rxe_qp *qp, u64 now_ns);
 	u64 (*rate_bps)(struct rxe_qp *qp, u64 now_ns);	/* 0: halted */
@@ -262,6 +273,8 @@ bool rxe_cc_resp_wait(struct rxe_qp *qp, u32 bytes);
 void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes);
 u32 rxe_cc_ack_req_every(struct rxe_qp *qp, u32 stock);
 void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt);
+void rxe_cc_rcv_ack_counts(struct rxe_pkt_info *pkt, u8 ce_wire, u8 ue_wire,
+			   u32 *ce_pkts, u32 *ue_pkts);
 void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt);
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass);
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
@@ -274,7 +287,16 @@ void rxe_cc_np_rcv_resp(struct rxe_pkt_info *pkt);
 void rxe_cc_np_ack_mark(struct rxe_qp *qp, struct rxe_pkt_info *ack);
 bool rxe_cc_is_read_resp(const struct rxe_pkt_info *pkt);
 enum rxe_cc_mark rxe_cc_echoed_mark(struct rxe_pkt_info *pkt);
+enum rxe_cc_mark rxe_cc_ecn_to_mark(u8 ecn);
+bool rxe_cc_np_on(struct rxe_qp *qp, struct rxe_dev *rxe);
 u8 rxe_cc_qp_prio(struct rxe_qp *qp);
+
+/* rxe_cc_np_echo.c: coalesced ACKs that count marks */
+void rxe_cc_np_echo_init(struct rxe_qp *qp);
+void rxe_cc_np_req(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+bool rxe_cc_np_ack_due(struct rxe_qp *qp);
+void rxe_cc_np_ack_counts(struct rxe_qp *qp, struct rxe_pkt_info *ack);
+void rxe_cc_rcv_ack_echo(struct rxe_pkt_info *pkt);
 
 #define RXE_CC_BPS_PER_MBPS		1000000ULL
 

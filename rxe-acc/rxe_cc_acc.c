@@ -9,17 +9,19 @@
  * -----
  * Lossless Ethernet conserves packets: whatever a flow sent and has not
  * had acknowledged is on the wire or in a switch queue.  The receiver ACKs
- * every packet and echoes the strongest TCD mark (CE > UE > NO) of what
- * it acknowledges.  From the ACK stream the sender measures
+ * every marked packet, and every few packets of a clean path, and each
+ * ACK reports how many of the packets it covers were CE- or UE-marked
+ * (rxe_cc_echo.c).  From the ACK stream the sender measures
  *	r    ACK rate of the last period: the flow's share of its bottleneck
  *	tau  base RTT: windowed minimum of the RTT samples (10 s), or the knob
  *	W    inflight bytes
  * so r * tau is the pipe and W - r * tau the bytes queued in switches.
  *
- * Every period T the marks of the period's ACKs classify it:
+ * Every period T the marks of the period's ACKs classify it, counted in
+ * packets (n_pkt acknowledged, n_ce and n_ue of them marked):
  *
  *	n_ack == 0 ---------------------------> NO_ACK: nothing changes
- *	n_ce * 1000 >= theta * n_ack (n_ack >= 2) -> CONGESTED:
+ *	n_ce * 1000 >= theta * n_pkt (n_ack >= 2) -> CONGESTED:
  *		excess = W - r * tau; t_halt = min(excess / r, halt_max);
  *		halt for t_halt (or until W <= r * tau), then R = r,
  *		r refined by the ACKs of the halt's first 3/4; S = R;
@@ -463,18 +465,16 @@ static void base_rtt_update(struct rxe_cc_acc *st, u64 rtt_ns, u64 now_ns)
 
 static void period_account_ack(struct rxe_cc_acc_period *m,
 			       const struct rxe_cc_acc_params *p,
-			       u32 acked_bytes, enum rxe_cc_mark mark,
-			       u64 now_ns)
+			       const struct rxe_cc_ack *ack, u64 now_ns)
 {
-	rate_sample_add(&m->all, !m->n_ack, acked_bytes, now_ns, p);
-	if (m->n_ce || mark == RXE_CC_MARK_CE)
-		rate_sample_add(&m->ce, !m->n_ce, acked_bytes, now_ns, p);
-	m->acked_bytes += acked_bytes;
+	rate_sample_add(&m->all, !m->n_ack, ack->bytes, now_ns, p);
+	if (m->n_ce || ack->ce_pkts)
+		rate_sample_add(&m->ce, !m->n_ce, ack->bytes, now_ns, p);
+	m->acked_bytes += ack->bytes;
 	m->n_ack++;
-	if (mark == RXE_CC_MARK_CE)
-		m->n_ce++;
-	else if (mark == RXE_CC_MARK_UE)
-		m->n_ue++;
+	m->n_pkt += ack->pkts;
+	m->n_ce += ack->ce_pkts;
+	m->n_ue += ack->ue_pkts;
 }
 
 /* The window r is read from at a CONGESTED verdict: see "ACK rate". */
@@ -502,7 +502,7 @@ static enum rxe_cc_acc_class classify(const struct rxe_cc_acc *st,
 	if (!m->n_ack)
 		return RXE_CC_ACC_PERIOD_NO_ACK;
 	if ((u64)m->n_ce * RXE_CC_ACC_PERMILLE >=
-	    (u64)p->theta_ce_permille * m->n_ack &&
+	    (u64)p->theta_ce_permille * m->n_pkt &&
 	    rxe_cc_acc_ack_rate_bps(&rs, p))
 		return RXE_CC_ACC_PERIOD_CONGESTED;
 	if (m->n_ce)
@@ -795,26 +795,47 @@ u32 rxe_cc_acc_on_timer(struct rxe_cc_acc *st,
 	return ev_end(ev, st, timer_step(st, p, now_ns, ev));
 }
 
-u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
-		      u32 acked_bytes, enum rxe_cc_mark mark,
-		      u64 rtt_sample_ns, u64 now_ns, struct rxe_cc_acc_ev *ev)
+/*
+ * One ACK, which may cover many packets and report how many of them
+ * were marked: the classifier counts packets, r counts bytes.
+ */
+u32 rxe_cc_acc_on_acks(struct rxe_cc_acc *st,
+			const struct rxe_cc_acc_params *p,
+			const struct rxe_cc_ack *ack, u64 now_ns,
+			struct rxe_cc_acc_ev *ev)
 {
 	u32 flags;
 
 	ev_begin(ev, st);
 	/* A late period timer: close the old period before this ACK. */
 	flags = timer_step(st, p, now_ns, ev);
-	st->inflight_bytes -= min_t(u64, acked_bytes, st->inflight_bytes);
-	base_rtt_update(st, rtt_sample_ns, now_ns);
+	st->inflight_bytes -= min_t(u64, ack->bytes, st->inflight_bytes);
+	base_rtt_update(st, ack->rtt_ns, now_ns);
 	if (st->halted && now_ns < st->halt_rs_until_ns)
-		rate_sample_add(&st->halt_rs, false, acked_bytes, now_ns, p);
+		rate_sample_add(&st->halt_rs, false, ack->bytes, now_ns, p);
 	if (st->halted && st->inflight_bytes <= st->halt_pipe_bytes) {
 		flags |= halt_end(st, p, now_ns, true);
 	} else {
-		period_account_ack(&st->cur, p, acked_bytes, mark, now_ns);
+		period_account_ack(&st->cur, p, ack, now_ns);
 		if (!st->halted)
-			gate_account_ack(st, p, acked_bytes, rtt_sample_ns,
+			gate_account_ack(st, p, ack->bytes, ack->rtt_ns,
 					 now_ns);
 	}
 	return ev_end(ev, st, flags);
+}
+
+/* The ACK of one packet, echoing the strongest mark it saw. */
+u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		      u32 acked_bytes, enum rxe_cc_mark mark,
+		      u64 rtt_sample_ns, u64 now_ns, struct rxe_cc_acc_ev *ev)
+{
+	struct rxe_cc_ack ack = {
+		.bytes = acked_bytes,
+		.pkts = 1,
+		.ce_pkts = mark == RXE_CC_MARK_CE,
+		.ue_pkts = mark == RXE_CC_MARK_UE,
+		.rtt_ns = rtt_sample_ns,
+	};
+
+	return rxe_cc_acc_on_acks(st, p, &ack, now_ns, ev);
 }

@@ -82,9 +82,10 @@ struct rxe_cc_acc_period {
 	struct rxe_cc_acc_rate_sample all;	/* from the first ACK */
 	struct rxe_cc_acc_rate_sample ce;	/* from the first CE ACK */
 	u64 acked_bytes;	/* all bytes acked in the period */
-	u32 n_ack;
-	u32 n_ce;
-	u32 n_ue;
+	u32 n_ack;		/* ACKs */
+	u32 n_pkt;		/* packets they acknowledged */
+	u32 n_ce;		/* CE-marked packets they reported */
+	u32 n_ue;		/* UE-marked packets they reported */
 };
 
 /* The inputs and result of the latest source halt. */
@@ -160,6 +161,10 @@ void rxe_cc_acc_set_inflight(struct rxe_cc_acc *st, u64 inflight_bytes);
 u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		      u32 acked_bytes, enum rxe_cc_mark mark,
 		      u64 rtt_sample_ns, u64 now_ns, struct rxe_cc_acc_ev *ev);
+u32 rxe_cc_acc_on_acks(struct rxe_cc_acc *st,
+			const struct rxe_cc_acc_params *p,
+			const struct rxe_cc_ack *ack, u64 now_ns,
+			struct rxe_cc_acc_ev *ev);
 u32 rxe_cc_acc_on_period(struct rxe_cc_acc *st,
 			 const struct rxe_cc_acc_params *p, u64 now_ns,
 			 struct rxe_cc_acc_ev *ev);

@@ -50,8 +50,7 @@ static void acc_report(struct rxe_qp *qp, u32 flags,
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 
 	if ((flags & RXE_CC_ACC_EV_PERIOD) && ev->kind < RXE_CC_ACC_PERIOD_CLASSES)
-		trace_rxe_cc_period(qp, ev->kind,
-				    closed->n_ack, closed->n_ce, closed->n_ue);
+		trace_rxe_cc_period(qp, ev->kind, closed);
 	if (flags & RXE_CC_ACC_EV_HALT_START) {
 		rxe_counter_inc(rxe, RXE_CNT_ACC_HALTS);
 		trace_rxe_cc_halt(qp, &st->last_halt);
@@ -85,11 +84,12 @@ static void acc_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 }
 
 /*
- * One step of the core, for an acknowledgment (@is_ack, with its bytes,
- * mark and RTT sample) or for its timer, with what the step did reported.
+ * One step of the core, for an acknowledgment (@ack, which may cover many
+ * packets and counts the marked ones) or, @ack NULL, for its timer, with
+ * what the step did reported.
  */
-static void acc_step(struct rxe_qp *qp, bool is_ack, u32 bytes,
-		     enum rxe_cc_mark mark, u64 rtt_ns, u64 now)
+static void acc_step(struct rxe_qp *qp, const struct rxe_cc_ack *ack,
+		     u64 now)
 {
 	struct rxe_cc_acc *st = rxe_cc_priv(qp);
 	const struct rxe_cc_acc_params *p = rxe_cc_qp_params(qp);
@@ -97,23 +97,23 @@ static void acc_step(struct rxe_qp *qp, bool is_ack, u32 bytes,
 	struct rxe_cc_acc_ev ev;
 	u32 flags;
 
-	acc_sync_w(qp, bytes);
-	if (is_ack)
-		flags = rxe_cc_acc_on_ack(st, p, bytes, mark, rtt_ns, now, &ev);
+	acc_sync_w(qp, ack ? ack->bytes : 0);
+	if (ack)
+		flags = rxe_cc_acc_on_acks(st, p, ack, now, &ev);
 	else
 		flags = rxe_cc_acc_on_timer(st, p, now, &ev);
 	acc_report(qp, flags, &ev, &closed);
 }
 
-static void acc_on_ack(struct rxe_qp *qp, u32 bytes, enum rxe_cc_mark mark,
-		       u64 rtt_ns, u64 now)
+static void acc_on_ack(struct rxe_qp *qp, const struct rxe_cc_ack *ack,
+		       u64 now)
 {
-	acc_step(qp, true, bytes, mark, rtt_ns, now);
+	acc_step(qp, ack, now);
 }
 
 static void acc_on_timer(struct rxe_qp *qp, u64 now)
 {
-	acc_step(qp, false, 0, RXE_CC_MARK_NO, 0, now);
+	acc_step(qp, NULL, now);
 }
 
 /* The cap holds at once when a knob lowers it, not at the next event. */
@@ -162,7 +162,10 @@ struct rxe_cc_ops rxe_cc_acc_ops = {
 	.name		= "acc",
 	.priv_size	= sizeof(struct rxe_cc_acc),
 	.params_size	= sizeof(struct rxe_cc_acc_params),
-	.ack_req_every	= 1,	/* r comes from the ACK clock */
+	/* r comes from the ACK clock: an ACK per packet, unless the peer
+	 * counts marks and coalesces its ACKs itself
+	 */
+	.ack_req_every	= 1,
 	.echo_marks	= true,
 	.load_params	= acc_load_params,
 	.init		= acc_init,

@@ -40,6 +40,19 @@ enum rxe_cc_mark {
 	RXE_CC_MARK_CE = 2,	/* CE: a congested hop */
 };
 
+/*
+ * One acknowledgment as a sender's algorithm sees it: a cumulative ACK
+ * may cover many packets (the receiver coalesces them) and reports how
+ * many of the packets since the previous ACK were marked.
+ */
+struct rxe_cc_ack {
+	u32 bytes;		/* wire bytes newly acknowledged */
+	u32 pkts;		/* packets newly acknowledged */
+	u32 ce_pkts;		/* CE-marked packets it reports */
+	u32 ue_pkts;		/* UE-marked packets it reports */
+	u64 rtt_ns;		/* RTT of the newest packet, 0: no sample */
+};
+
 /* Time to serialise @bytes at @rate_bps, in ns (rate 0 means "never"). */
 static inline u64 rxe_cc_tx_time_ns(u64 bytes, u64 rate_bps)
 {

@@ -34,7 +34,7 @@
 #include "rxe_hw_counters.h"
 #include "rxe_cc_trace.h"
 
-static enum rxe_cc_mark rxe_cc_ecn_to_mark(u8 ecn)
+enum rxe_cc_mark rxe_cc_ecn_to_mark(u8 ecn)
 {
 	switch (ecn) {
 	case INET_ECN_CE:
@@ -47,7 +47,7 @@ static enum rxe_cc_mark rxe_cc_ecn_to_mark(u8 ecn)
 }
 
 /* Is the notification point on for @qp's priority? */
-static bool rxe_cc_np_on(struct rxe_qp *qp, struct rxe_dev *rxe)
+bool rxe_cc_np_on(struct rxe_qp *qp, struct rxe_dev *rxe)
 {
 	return READ_ONCE(rxe->cc.params.np_prio_mask) &
 	       BIT(rxe_cc_qp_prio(qp));

@@ -12,6 +12,8 @@
  *                        answers marks (CNPs, mark echo), 0 it ignores
  *                        them (mlx5's ecn/roce_np/enable/<prio>)
  *   cnp_dscp, ack_dscp   0-63, or -1 (default): the QP's own DSCP
+ *   acc_ack_every        receiver: one ACK per N packets of a clean path
+ *                        to a sender that asked for the mark echo, [1, 64]
  *   line_rate_mbps, pacer_burst_us, and the DCQCN (mlx5 names) and ACC
  *   knobs of the table below, in the units their names say.
  *
@@ -94,6 +96,9 @@ static int rxe_cc_dev_params_check(const struct rxe_cc_params *p)
 	if (p->line_rate_mbps > RXE_CC_MAX_LINE_RATE_MBPS)
 		return -EINVAL;
 	if (!p->pacer_burst_us || p->pacer_burst_us > RXE_CC_MAX_BURST_US)
+		return -EINVAL;
+	if (!rxe_cc_in_range(p->ack_every, RXE_CC_ECHO_MIN_EVERY,
+			     RXE_CC_ECHO_MAX_EVERY))
 		return -EINVAL;
 	dcqcn.line_rate_kbps = RXE_CC_MAX_LINE_RATE_MBPS * RXE_CC_DCQCN_KBPS_PER_MBPS;
 	acc.line_rate_bps = RXE_CC_MAX_LINE_RATE_MBPS * RXE_CC_BPS_PER_MBPS;
@@ -205,6 +210,7 @@ RXE_CC_KNOB(acc_p_thresh, acc.p_thresh, 1);
 RXE_CC_KNOB(acc_beta0_ppm, acc.beta0_ppm, 1);
 RXE_CC_KNOB(acc_halt, acc.halt, 1);
 RXE_CC_KNOB(acc_gate, acc.gate, 1);
+RXE_CC_KNOB(acc_ack_every, ack_every, 1);
 
 /* DSCP of ACKs and CNPs: 0-63, or -1 for the QP's own. */
 
@@ -417,6 +423,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&rxe_cc_knob_acc_beta0_ppm.attr.attr,
 	&rxe_cc_knob_acc_halt.attr.attr,
 	&rxe_cc_knob_acc_gate.attr.attr,
+	&rxe_cc_knob_acc_ack_every.attr.attr,
 	NULL,
 };
 

@@ -181,13 +181,15 @@ TRACE_EVENT(rxe_cc_ack,
 );
 
 TRACE_EVENT(rxe_cc_period,
-	TP_PROTO(struct rxe_qp *qp, u8 class, u32 n_ack, u32 n_ce, u32 n_ue),
-	TP_ARGS(qp, class, n_ack, n_ce, n_ue),
+	TP_PROTO(struct rxe_qp *qp, u8 class,
+		 const struct rxe_cc_acc_period *m),
+	TP_ARGS(qp, class, m),
 	TP_STRUCT__entry(
 		__string(dev, dev_name(&qp->ibqp.device->dev))
 		__field(u32, qpn)
 		__field(u8, class)
 		__field(u32, n_ack)
+		__field(u32, n_pkt)
 		__field(u32, n_ce)
 		__field(u32, n_ue)
 	),
@@ -195,13 +197,14 @@ TRACE_EVENT(rxe_cc_period,
 		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->class = class;
-		__entry->n_ack = n_ack;
-		__entry->n_ce = n_ce;
-		__entry->n_ue = n_ue;
+		__entry->n_ack = m->n_ack;
+		__entry->n_pkt = m->n_pkt;
+		__entry->n_ce = m->n_ce;
+		__entry->n_ue = m->n_ue;
 	),
-	TP_printk("dev=%s qpn=%u class=%s n_ack=%u n_ce=%u n_ue=%u",
+	TP_printk("dev=%s qpn=%u class=%s n_ack=%u n_pkt=%u n_ce=%u n_ue=%u",
 		  __get_str(dev), __entry->qpn, show_rxe_cc_period(__entry->class),
-		  __entry->n_ack, __entry->n_ce, __entry->n_ue)
+		  __entry->n_ack, __entry->n_pkt, __entry->n_ce, __entry->n_ue)
 );
 
 TRACE_EVENT(rxe_cc_cnp,

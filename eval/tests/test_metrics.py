@@ -322,20 +322,23 @@ def websearch_sizes_scaled_and_drawn():
 @case
 def echoes_per_sender_device():
     ev = [(1.0, 'rxe_cc_period', {'dev': 'rxe_h0', 'class': 'congested',
-                                  'n_ack': 5, 'n_ce': 4, 'n_ue': 0}),
+                                  'n_ack': 5, 'n_pkt': 5, 'n_ce': 4,
+                                  'n_ue': 0}),
           (1.1, 'rxe_cc_period', {'dev': 'rxe_h1', 'class': 'victim',
                                   'n_ack': 6, 'n_ce': 0, 'n_ue': 5}),
           (1.2, 'rxe_cc_period', {'dev': 'rxe_h0', 'class': 'uncongested',
-                                  'n_ack': 5, 'n_ce': 1, 'n_ue': 1}),
+                                  'n_ack': 5, 'n_pkt': 40, 'n_ce': 1,
+                                  'n_ue': 1}),
           (1.3, 'rxe_cc_cnp', {'dev': 'rxe_h1', 'what': 'handled'}),
           (1.4, 'rxe_cc_cnp', {'dev': 'rxe_h1', 'what': 'ignored'}),
           (1.5, 'rxe_cc_cnp', {'dev': 'rxe_h2', 'what': 'sent'}),
           (1.6, 'rxe_cc_halt', {'dev': 'rxe_h0'})]
     e = M.echoes_by_dev(ev)
-    assert e['rxe_h0'] == {'acks': 10, 'ce': 5, 'ue': 1, 'congested': 1,
-                           'victim': 0, 'cnps': 0}
-    assert e['rxe_h1'] == {'acks': 6, 'ce': 0, 'ue': 5, 'congested': 0,
-                           'victim': 1, 'cnps': 1}
+    assert e['rxe_h0'] == {'acks': 10, 'pkts': 45, 'ce': 5, 'ue': 1,
+                           'congested': 1, 'victim': 0, 'cnps': 0}
+    # a trace from before n_pkt: no packets counted
+    assert e['rxe_h1'] == {'acks': 6, 'pkts': 0, 'ce': 0, 'ue': 5,
+                           'congested': 0, 'victim': 1, 'cnps': 1}
     assert e['rxe_h2']['cnps'] == 0 and 'rxe_h3' not in e
 
 

@@ -61,7 +61,7 @@ tcd="tcd_threshold ${CC_TCD_THRESHOLD:-4KB}"
 export E2E_RATE=$rate E2E_LINE_MBPS=$line E2E_TIMEOUT=200 E2E_FLOW_TIMEOUT=90
 export E2E_ENV="E2E_ALGO E2E_FLOWS E2E_LINE_MBPS E2E_CC_KNOBS E2E_FLOW_TIMEOUT"
 
-ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" 18
+ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" 19
 rm -rf "$res"
 mkdir -p "$res"
 t0=$(date +%s)
@@ -117,7 +117,7 @@ rv=$?
 # median V...: the middle one of an odd count of values.
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 fig() { keyval "$d/figures.txt" "$1"; }
-hps=() devs=() qs=() uds=() uas=() pas=() done_runs=0
+hps=() devs=() qs=() uds=() uas=() pas=() done_runs=0 marks=()
 for k in "${!accs[@]}"; do
 	n=${accs[$k]} d=$res/${accs[$k]}
 	# A figure the run could not give counts as a failing value.
@@ -128,6 +128,8 @@ for k in "${!accs[@]}"; do
 		hp=${hp:-99} dev=${dev:-999} q=${q:-999999} ud=${ud:-0} ua=${ua:-0}
 		[ "$(get "$d" perftest_failed)" = 0 ] && done_runs=$((done_runs + 1))
 		pas+=("$(get "$d" pfc_tx)")
+		# marked packets h2 counted for its ACKs vs those the senders read
+		marks+=("$(hw "$d" np_echo_ce_pkts rxe_h2)+$(hw "$d" np_echo_ue_pkts rxe_h2)/$(hw "$d" acc_ce_pkts "rxe_h0 rxe_h1")+$(hw "$d" acc_ue_pkts "rxe_h0 rxe_h1")")
 		ktap_diag "$n: window $(f2 "$(get "$d" window_s)") s, flows $(f2 "$(get "$d" flows.0.window_mbps)") / $(f2 "$(get "$d" flows.1.window_mbps)") Mb/s, Jain $(get "$d" jain), util $(f2 "$(get "$d" utilisation)"), queue mean $(get "$d" queue_mean_bytes | cut -d. -f1) B, peak $(get "$d" queue_peak_bytes) B"
 		ktap_diag "$n: halts $(hw "$d" acc_halts "rxe_h0 rxe_h1") (h0 $(hw "$d" acc_halts rxe_h0), h1 $(hw "$d" acc_halts rxe_h1)), CE ACKs $(hw "$d" acc_ce_acks), UE ACKs $(hw "$d" acc_ue_acks), lsw CE marks $(get "$d" ce_marks), PFC frames $(get "$d" pfc_tx)"
 		ktap_diag "$n: first halts (ms after the onset, trace) $(fig halts_ms) (lsw silences $(fig lsw_halts_ms)): both halted at $(fig halt_ms) ms = $hp T with r = $(fig r0_mbps) Mb/s (fair $(fig fair_l1_mbps), off by up to $(f2 "$(fig r0_dev_pct)") %); both resumed at $(fig resume_ms) ms = $(fig resume_periods) T at R = $(fig r_mbps) Mb/s (off by up to $(f2 "$dev") %)"
@@ -149,6 +151,17 @@ ktap_check "acc: the bottleneck queue drains below 2 MTU (2200 B) in the first h
 	[ "$q" -lt 2200 ]
 ktap_check "acc: utilisation >= 90 % from the first halt to one T after the resume ($of: $(f2 "$ud"); runs ${uds[*]})" ge "$ud" 0.9
 ktap_check "acc: utilisation >= 90 % after the resume ($of: $(f2 "$ua"); runs ${uas[*]})" ge "$ua" 0.9
+# Coalesced ACKs count marks: the CE and UE packets h2 counted for its
+# ACKs are exactly those the senders read from them (per run: h2's
+# CE+UE / the senders' CE+UE), and there were some.
+marks_exact() {
+	local m
+	[ "${#marks[@]}" -eq "$acc_runs" ] || return 1
+	for m in "${marks[@]}"; do
+		[ "${m%/*}" = "${m#*/}" ] && [ "${m%%+*}" -gt 0 ] || return 1
+	done
+}
+ktap_check "acc: the senders read every marked packet h2 counted, from coalesced ACKs (runs ${marks[*]})" marks_exact
 d=$res/acc
 if [ "${ras[0]}" -eq 0 ] && [ -f "$d/metrics.json" ]; then
 	w0=$(get "$d" flows.0.window_mbps) w1=$(get "$d" flows.1.window_mbps) wf=$(fig window_fair_mbps)

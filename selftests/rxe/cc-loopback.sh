@@ -3,7 +3,8 @@
 #
 # ACC sees every ACK, also when both QPs sit on one device.
 #   loopback: ib_write_bw from rxe_a to its own address (rxe's loopback
-#             path, nothing on the wire).  ACC asks for an ACK per packet:
+#             path, nothing on the wire).  With acc_ack_every = 1 every
+#             packet is ACKed:
 #             the sender's rxe_cc_ack events (one per ACK that acknowledged
 #             something new) are at least 90 % of the packets sent, and
 #             they carry RTT samples.  An ACK processed before the send is
@@ -27,7 +28,10 @@ T=/sys/kernel/tracing
 
 ktap_header "ACC on loopback: every ACK counted" 6
 
-if rxe_two_hosts && rxe_cc_both algorithm acc && rxe_tracefs; then
+# acc_ack_every 1: the receiver ACKs every packet (it coalesces by 8 on a
+# clean path otherwise), so that every packet's ACK can be counted.
+if rxe_two_hosts && rxe_cc_both algorithm acc && rxe_cc_both acc_ack_every 1 &&
+	rxe_tracefs; then
 	ktap_pass "rxe_a, rxe_b run ACC; rxe_cc trace events"
 else
 	ktap_fail "rxe_a, rxe_b run ACC; rxe_cc trace events"

@@ -3,9 +3,10 @@
 #
 # The rxe congestion control framework without a switch (patches 0003+):
 # knobs and their validation, how a QP chooses its algorithm, per-QP state
-# in rdma res, trace events, counters, pacing accuracy at 1 % and 100 % of
-# the line rate, and the IPv6 header in the bytes the pacer charges.  Runs
-# in the test VM (selftests/rxe/vm-suite cc.sh).
+# in rdma res, trace events, counters, ACC's coalesced ACKs on a clean
+# path, pacing accuracy at 1 % and 100 % of the line rate, and the IPv6
+# header in the bytes the pacer charges.  Runs in the test VM
+# (selftests/rxe/vm-suite cc.sh).
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"
@@ -36,6 +37,7 @@ bad_case() {
 		  pacer_burst_us=0 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
 		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 \
 		  acc_theta_ce_pct=101 acc_p_thresh=0 acc_halt=2 acc_gate=2 \
+		  acc_ack_every=0 acc_ack_every=65 \
 		  algorithm=cubic \
 		  prio3_algorithm=bogus rpg_ai_rate=abc prio3_np=2 prio0_np= \
 		  line_rate_mbps=1600001 line_rate_mbps=-1 \
@@ -60,6 +62,8 @@ good_case() {
 	setk rxe_a acc_halt 0 && [ "$(getk rxe_a acc_halt)" = 0 ] &&
 	setk rxe_a acc_halt 1 && setk rxe_a acc_gate 0 &&
 	[ "$(getk rxe_a acc_gate)" = 0 ] && setk rxe_a acc_gate 1 &&
+	[ "$(getk rxe_a acc_ack_every)" = 8 ] && setk rxe_a acc_ack_every 1 &&
+	[ "$(getk rxe_a acc_ack_every)" = 1 ] && setk rxe_a acc_ack_every 8 &&
 	setk rxe_a cnp_dscp 46 && [ "$(getk rxe_a cnp_dscp)" = 46 ] &&
 	setk rxe_a cnp_dscp -1 && [ "$(getk rxe_a cnp_dscp)" = -1 ] &&
 	setk rxe_a prio5_np 0 && [ "$(getk rxe_a prio5_np)" = 0 ] &&
@@ -184,11 +188,38 @@ counters_case() {
 	local c
 	for c in np_cnp_sent np_ecn_marked_roce_packets rp_cnp_handled \
 		 rp_cnp_ignored cc_rate_decreases cc_rate_increases acc_halts \
-		 acc_victim_backoffs acc_ce_acks acc_ue_acks; do
+		 acc_victim_backoffs acc_ce_acks acc_ue_acks acc_ce_pkts acc_ue_pkts \
+		 np_echo_ce_pkts np_echo_ue_pkts; do
 		rdma statistic show link rxe_a/1 | grep -qw "$c" || { echo "# no $c"; return 1; }
 	done
 }
 ktap_check "CC counters in rdma statistic" counters_case
+
+# ACC on a clean path (no switch, no marks): the receiver ACKs one
+# packet in acc_ack_every, and with acc_ack_every = 1 every packet.  The
+# receiver rxe_a's own counters: ACKs it sent per data packet it got.
+hwc() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
+acks_per_pkt() { # every: receiver's sent_pkts / rcvd_pkts over one flow, x1000
+	local s0 r0 s1 r1
+	setk rxe_a acc_ack_every "$1" || return 1
+	s0=$(hwc rxe_a sent_pkts) r0=$(hwc rxe_a rcvd_pkts)
+	bg_flow -n 200 -s 65536
+	wait "${RXE_BG[@]}"
+	s1=$(hwc rxe_a sent_pkts) r1=$(hwc rxe_a rcvd_pkts)
+	[ $((r1 - r0)) -gt 1000 ] || { echo "# only $((r1 - r0)) packets"; return 1; }
+	echo $(((s1 - s0) * 1000 / (r1 - r0)))
+}
+coalesce_case() {
+	local k8 k1 ce0 ce1
+	both algorithm acc && both line_rate_mbps 10000 || return 1
+	ce0=$(hwc rxe_b acc_ce_pkts)
+	k8=$(acks_per_pkt 8) && k1=$(acks_per_pkt 1) || return 1
+	ce1=$(hwc rxe_b acc_ce_pkts)
+	setk rxe_a acc_ack_every 8
+	echo "# ACKs per 1000 data packets: acc_ack_every 8: $k8, 1: $k1; CE packets counted $((ce1 - ce0))"
+	[ "$k8" -le 200 ] && [ "$k1" -ge 900 ] && [ "$ce1" = "$ce0" ]
+}
+ktap_check "ACC: ACKs coalesced on a clean path (<= 0.2 per packet by 8, >= 0.9 by 1)" coalesce_case
 
 # none keeps stock behaviour: no ECT on the wire.  Not-ECT data is never
 # marked, so a CC-less QP gets no CNP: count ECT packets with tc's flower.
@@ -276,11 +307,14 @@ both rpg_max_rate 0
 charge_bytes() { # 4|6
 	tracefs_mount
 	both algorithm acc && both line_rate_mbps 10000 || return 1
+	# an ACK per packet, so that an ACK's bytes are one packet's
+	setk rxe_a acc_ack_every 1 || return 1
 	echo > $trace/trace
 	echo 1 > $trace/events/rxe_cc/rxe_cc_ack/enable
 	BG_GID=$1 bg_flow -n 20 -s 65536
 	wait "${RXE_BG[@]}"
 	echo 0 > $trace/events/rxe_cc/rxe_cc_ack/enable
+	setk rxe_a acc_ack_every 8
 	awk '/rxe_cc_ack: dev=rxe_b / {
 		for (i = 1; i <= NF; i++) if ($i ~ /^bytes=/) n[substr($i, 7)]++
 	} END { for (b in n) if (n[b] > best) { best = n[b]; mode = b }; print mode }' \

@@ -126,6 +126,13 @@ public:
 		rxe_cc_acc_on_ack(&st_, &p_, bytes, (enum rxe_cc_mark)mark, rtt,
 				  now, &ev);
 	}
+	void OnAcks(const struct rxe_cc_ack &a, int, const Pkt *,
+		    u64 now) override
+	{
+		struct rxe_cc_acc_ev ev;
+
+		rxe_cc_acc_on_acks(&st_, &p_, &a, now, &ev);
+	}
 	void OnTimer(u64 now) override
 	{
 		struct rxe_cc_acc_ev ev;

@@ -22,6 +22,13 @@ public:
 	// @mark is the echoed rxe_cc_mark; @ack carries INT (HPCC).
 	virtual void OnAck(u32 acked_bytes, int mark, u64 rtt_ns,
 			   const Pkt *ack, u64 now) = 0;
+	// An ACK of @a.pkts packets that counted the marked ones (ACC reads
+	// the counts; the others read the strongest mark, @mark).
+	virtual void OnAcks(const struct rxe_cc_ack &a, int mark,
+			    const Pkt *ack, u64 now)
+	{
+		OnAck(a.bytes, mark, a.rtt_ns, ack, now);
+	}
 	virtual void OnCnp(u64 now) { (void)now; }
 	virtual void OnTimer(u64 now) { (void)now; }
 	virtual u64 NextTimerNs() { return ~0ull; }

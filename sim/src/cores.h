@@ -12,6 +12,7 @@ extern "C" {
 #include "lsw_mark.h"
 #include "rxe_cc_acc.h"
 #include "rxe_cc_dcqcn.h"
+#include "rxe_cc_echo.h"
 #include "rxe_cc_hpcc.h"
 #include "rxe_cc_pacer.h"
 #include "rxe_cc_timely.h"

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * host.cc - a RoCE-like RNIC: RC go-back-N senders paced by their CC core,
- * a receiver that ACKs every ack_every packets (echoing the strongest TCD
- * mark since its last ACK, as rxe does) and a DCQCN notification point
- * that answers CE with a CNP.
+ * a receiver that ACKs as rxe does (rxe_cc_echo.c: a marked packet and
+ * the ack_every after it one by one, otherwise every ack_every packets;
+ * each ACK counts the CE- and UE-marked packets in 2-bit wrapping
+ * counters and echoes the strongest mark since the last ACK) and a DCQCN
+ * notification point that answers CE with a CNP.
  *
  * The NIC's data egress is shared round-robin by the flows whose pacer
  * allows a packet now; when none does, the port sleeps until the earliest
@@ -186,7 +188,8 @@ void Host::OnData(Pkt *p)
 	if (p->psn == f->rcv_nxt) {
 		f->rcv_nxt++;
 		f->rcv_mark = Stronger(f->rcv_mark, p->ecn);
-		if (++f->rcv_unacked < cfg.ack_every && !last) {
+		if (!rxe_cc_echo_rcv(&f->echo, (enum rxe_cc_mark)MarkOf(p->ecn),
+				     cfg.ack_every) && !last) {
 			delete p;
 			return;
 		}
@@ -200,9 +203,11 @@ void Host::OnData(Pkt *p)
 	a->dst = p->src;
 	a->psn = f->rcv_nxt;
 	a->ecn = f->rcv_mark;
+	a->echo_ce = f->echo.ce_pkts;
+	a->echo_ue = f->echo.ue_pkts;
 	a->payload = 0;
 	f->rcv_mark = LSW_ECN_ECT0;
-	f->rcv_unacked = 0;
+	rxe_cc_echo_sent(&f->echo);
 	st.acks_tx++;
 	delete p;
 	SendCtrl(a);
@@ -212,7 +217,13 @@ void Host::OnAck(Pkt *a)
 {
 	Flow *f = (*all)[a->flow];
 	u64 now = NowNs();
+	struct rxe_cc_ack ack = {};
+	u32 ce, ue;
 
+	// every ACK moves the counters, also one that acknowledges nothing
+	rxe_cc_echo_decode(&f->echo_seen, a->echo_ce, a->echo_ue, &ce, &ue);
+	f->pend_ce += ce;
+	f->pend_ue += ue;
 	if (f->finish_ns || a->psn <= f->snd_una) {
 		if (a->type == PktType::Nak && !f->finish_ns) {
 			st.retx += f->snd_nxt - a->psn;
@@ -230,7 +241,14 @@ void Host::OnAck(Pkt *a)
 
 	f->snd_una = a->psn;
 	cc->inflight_bytes -= std::min(cc->inflight_bytes, bytes);
-	cc->OnAck((u32)bytes, MarkOf(a->ecn), now - a->ts_ns, a, now);
+	ack.bytes = (u32)bytes;
+	ack.pkts = (u32)acked;
+	ack.ce_pkts = f->pend_ce;
+	ack.ue_pkts = f->pend_ue;
+	ack.rtt_ns = now - a->ts_ns;
+	f->pend_ce = 0;
+	f->pend_ue = 0;
+	cc->OnAcks(ack, MarkOf(a->ecn), a, now);
 	if (a->type == PktType::Nak) {
 		st.retx += f->snd_nxt - a->psn;
 		f->snd_nxt = a->psn;

@@ -54,6 +54,7 @@ struct Pkt {
 	uint8_t prio;
 	uint8_t ecn;		// LSW_ECN_*
 	uint8_t nhop;
+	uint8_t echo_ce, echo_ue;	// ACK/NAK: the receiver's mark counters
 	u32 src, dst;		// host ids
 	u32 flow;
 	u32 bytes;		// on the wire
@@ -196,7 +197,7 @@ bool ParseAlgo(const std::string &s, Algo *a);
 struct HostCfg {
 	Algo algo = Algo::None;
 	u32 mtu_payload = 1000;
-	u32 ack_every = 1;		// coalesce: one ACK per N packets
+	u32 ack_every = 1;		// coalesce: one ACK per N clean packets
 	u64 acc_period_ns = 10000;
 	u64 base_rtt_ns = 0;		// 0: the cores measure it
 	u64 window_bytes = 0;		// inflight cap for every core; 0 = none
@@ -228,8 +229,10 @@ struct Flow {
 	// receiver side
 	u64 rcv_nxt = 0;
 	u64 marks_ce = 0, marks_ue = 0;	// seen by the receiver
-	u32 rcv_unacked = 0;
+	struct rxe_cc_echo echo = {};	// when to ACK, marks counted
 	uint8_t rcv_mark = 0;	// strongest mark since the last ACK
+	struct rxe_cc_echo_seen echo_seen = {};	// sender: counters read
+	u32 pend_ce = 0, pend_ue = 0;	// counted by ACKs that acked nothing
 	struct rxe_cc_dcqcn_np np;	// DCQCN notification point
 };
 

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rxe_cc_echo.c - coalesced ACKs that count the marks they cover.
+ *
+ * ACC needs, per period, how many of its packets were CE- or UE-marked,
+ * and its ACK rate r (bytes acknowledged over time).  An ACK per packet
+ * gives both, at the price of a second packet per data packet, which
+ * costs a software RoCE a third of its single-flow throughput.  Here the
+ * receiver ACKs
+ *
+ *	- a marked packet at once, and each of the next @every packets
+ *	  ("hot": while marks are present the ACK clock stays per packet,
+ *	  as dense as the halt and its early end need it);
+ *	- otherwise every @every-th packet (a clean path);
+ *	- and before a 4th marked packet of the same ACK, should the ACK of
+ *	  a marked packet not have left (an skb allocation failed);
+ *
+ * on top of the ACKs the transport sends anyway (AckReq, end of message,
+ * NAKs, read responses, atomics).  Every ACK carries the low 2 bits of
+ * the cumulative CE and UE counters; the sender takes the delta modulo 4
+ * against the last value it read, so a lost ACK costs nothing: the next
+ * one covers its marks.  Beyond 3 marks of a kind between two ACKs the
+ * sender reads (three or more ACKs of marked packets lost in a row on a
+ * lossless fabric) it undercounts by a multiple of 4.
+ *
+ * r needs no per-packet ACKs: it is bytes over the span of ACKs, and a
+ * cumulative ACK reports every byte it covers.
+ */
+#include "rxe_cc_echo.h"
+
+void rxe_cc_echo_init(struct rxe_cc_echo *e)
+{
+	*e = (struct rxe_cc_echo) { 0 };
+}
+
+/**
+ * rxe_cc_echo_rcv - count a request that asked for the echo
+ * @e: the receiver state
+ * @mark: its congestion mark
+ * @every: one ACK per @every clean packets (the acc_ack_every knob)
+ *
+ * Return: true if the packet should be acknowledged now, AckReq or not.
+ */
+bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
+		     u32 every)
+{
+	every = clamp_t(u32, every, RXE_CC_ECHO_MIN_EVERY,
+			RXE_CC_ECHO_MAX_EVERY);
+	e->asked = true;
+	if (e->unacked < every)
+		e->unacked++;
+	if (mark == RXE_CC_MARK_CE)
+		e->ce_pkts++;
+	else if (mark == RXE_CC_MARK_UE)
+		e->ue_pkts++;
+	if (mark != RXE_CC_MARK_NO) {
+		e->unechoed++;
+		e->hot = every;
+		e->due = true;
+	} else if (e->hot) {
+		e->hot--;
+		e->due = true;
+	} else {
+		e->due = e->unacked >= every;
+	}
+	if (e->unechoed >= RXE_CC_ECHO_MAX_UNECHOED)
+		e->due = true;
+	return e->due;
+}
+
+/* An ACK that carries the counters left: a fresh run of packets starts. */
+void rxe_cc_echo_sent(struct rxe_cc_echo *e)
+{
+	e->unacked = 0;
+	e->unechoed = 0;
+	e->due = false;
+}
+
+/**
+ * rxe_cc_echo_decode - marked packets an ACK reports
+ * @seen: the counters the sender read last, updated
+ * @ce_wire: the ACK's CE counter (2 bits)
+ * @ue_wire: the ACK's UE counter (2 bits)
+ * @ce_pkts: CE-marked packets since the last ACK read
+ * @ue_pkts: UE-marked packets since the last ACK read
+ *
+ * Exact while at most 3 packets of a kind were marked in between (see
+ * above); ACKs that arrive out of order read as 3 more marks, which a
+ * lossless fabric with one path per QP does not do.
+ */
+void rxe_cc_echo_decode(struct rxe_cc_echo_seen *seen, u8 ce_wire,
+			u8 ue_wire, u32 *ce_pkts, u32 *ue_pkts)
+{
+	*ce_pkts = (ce_wire - seen->ce) & RXE_CC_ECHO_COUNT_MASK;
+	*ue_pkts = (ue_wire - seen->ue) & RXE_CC_ECHO_COUNT_MASK;
+	seen->ce = ce_wire & RXE_CC_ECHO_COUNT_MASK;
+	seen->ue = ue_wire & RXE_CC_ECHO_COUNT_MASK;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rxe_cc_echo.h - coalesced ACKs that count the congestion marks they
+ * cover: the receiver's decision when to ACK, and the sender's decoding
+ * of the 2-bit wrapping counters an ACK carries (AccECN-style).  The
+ * encoding is in Documentation/rxe-acc/wire.rst.
+ *
+ * Hermetic (see rxe_cc_core.h): built into rdma_rxe.ko and into the
+ * user-space unit tests from this very file.
+ */
+#ifndef RXE_CC_ECHO_H
+#define RXE_CC_ECHO_H
+
+#include "rxe_cc_core.h"
+
+/* An ACK carries each counter modulo 4 (2 bits of BTH byte 4). */
+#define RXE_CC_ECHO_COUNT_BITS		2
+#define RXE_CC_ECHO_COUNT_MASK		(BIT(RXE_CC_ECHO_COUNT_BITS) - 1)
+/*
+ * A delta modulo 4 is exact while at most 3 marked packets of a kind
+ * separate two ACKs the sender reads: the receiver ACKs before a 4th.
+ */
+#define RXE_CC_ECHO_MAX_UNECHOED	RXE_CC_ECHO_COUNT_MASK
+
+/* The acc_ack_every knob: one ACK per N clean packets, [1, 64]. */
+#define RXE_CC_ECHO_MIN_EVERY		1
+#define RXE_CC_ECHO_MAX_EVERY		64
+#define RXE_CC_ECHO_DEF_EVERY		8
+
+/*
+ * Receiver state of one QP, for the requests that asked for the echo.
+ * The counters are cumulative and wrap; only their low bits go out.
+ */
+struct rxe_cc_echo {
+	u8 ce_pkts;		/* CE-marked packets received, mod 256 */
+	u8 ue_pkts;		/* UE-marked packets received, mod 256 */
+	u8 unechoed;		/* marked packets since the last ACK */
+	u8 hot;			/* packets still ACKed one by one */
+	u8 unacked;		/* packets since the last ACK, <= every */
+	bool asked;		/* the peer asked for the echo */
+	bool due;		/* the latest packet wants its ACK now */
+};
+
+/* What the sender last read from its peer's counters. */
+struct rxe_cc_echo_seen {
+	u8 ce;
+	u8 ue;
+};
+
+void rxe_cc_echo_init(struct rxe_cc_echo *e);
+bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
+		     u32 every);
+void rxe_cc_echo_sent(struct rxe_cc_echo *e);
+void rxe_cc_echo_decode(struct rxe_cc_echo_seen *seen, u8 ce_wire,
+			u8 ue_wire, u32 *ce_pkts, u32 *ue_pkts);
+
+#endif /* RXE_CC_ECHO_H */
