@@ -29,10 +29,7 @@ rxe_dmesg_clean >/dev/null
 
 ktap_header "retries under pacing: three flows, -u $timeout, $secs s" 5
 
-rxe_two_hosts && fault_cc_setup 100 || { ktap_fail "topology"; exit 1; }
-if [ "$control" = none ]; then
-	fault_both algorithm none && fault_both prio3_algorithm none || exit 1
-fi
+fault_three_setup "$control" || { ktap_fail "topology"; exit 1; }
 # snap FILE: "algorithm sq-psn" of rxe_b's RC QPs
 snap() {
 	rdma -dd res show qp link rxe_b/1 2>/dev/null | awk '/type RC/ {
