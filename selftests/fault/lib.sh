@@ -19,6 +19,14 @@ fault_cc_setup() {
 	fault_both prio5_algorithm none && fault_both line_rate_mbps "$1"
 }
 
+# fault_three_setup [none]: the two hosts for fault_three_flows, CC set
+# up; with "none" every priority runs without CC (the control).
+fault_three_setup() {
+	rxe_two_hosts && fault_cc_setup 100 || return 1
+	[ "${1:-}" != none ] ||
+		{ fault_both algorithm none && fault_both prio3_algorithm none; }
+}
+
 # fault_flow PORT TCLASS SECONDS [perftest args]: ib_write_bw rxb -> rxa
 # in the background for SECONDS (0: until killed); appends the two PIDs to FAULT_FLOW_PIDS.
 # With FAULT_FLOW_LOG=PATH the outputs go to PATH.{s,c}PORT.

@@ -23,10 +23,7 @@ rxe_dmesg_clean >/dev/null
 
 ktap_header "three flows, DCQCN + ACC + none, $secs s" 4
 
-rxe_two_hosts && fault_cc_setup 100 || { ktap_fail "topology"; exit 1; }
-if [ "$control" = none ]; then
-	fault_both algorithm none && fault_both prio3_algorithm none || exit 1
-fi
+fault_three_setup "$control" || { ktap_fail "topology"; exit 1; }
 FAULT_FLOW_LOG=$work/flow fault_three_flows 0 || ktap_diag "a flow did not start"
 sleep "$secs"
 rdma -dd res show qp link rxe_b/1 | grep "type RC" | sed 's/^/# /'

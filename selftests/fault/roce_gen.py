@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """roce_gen.py - hostile RoCEv2 packets with a correct ICRC.
 
-Sends Ethernet/IPv4/UDP(4791)/BTH frames on a raw AF_PACKET socket, each
-with the invariant CRC that rxe checks (IBA annex A17.3.3: CRC-32 over
-8 bytes of 0xff for the masked LRH, the IPv4 header with TOS, TTL and
-checksum masked to ones, the UDP header with its checksum masked, the BTH
-with byte 4 masked, then the rest of the packet).  A packet with a right
+Sends Ethernet/IPv4 or IPv6/UDP(4791)/BTH frames on a raw AF_PACKET
+socket, each with the invariant CRC that rxe checks (IBA annex A17.3.3:
+CRC-32 over 8 bytes of 0xff for the masked LRH, the IPv4 header with TOS,
+TTL and checksum masked to ones, or the IPv6 header with traffic class,
+flow label and hop limit masked, the UDP header with its checksum
+masked, the BTH with byte 4 masked, then the rest of the packet).  IPv6
+frames are used when --src and --dst are IPv6 addresses.  A packet with a right
 ICRC gets past rxe's ICRC check, so the header parsers, the requester,
 responder and completer state machines and the congestion control see it.
 
@@ -77,11 +79,16 @@ def bth(opcode, qpn, psn, flags=0, pkey=0xFFFF, byte4=0, ackreq=0):
 
 
 def icrc(iph, udph, ib):
-    """The invariant CRC of RoCEv2 over IPv4, as 4 wire bytes."""
+    """The invariant CRC of RoCEv2 over IPv4 or IPv6, as 4 wire bytes."""
     m_ip = bytearray(iph)
-    m_ip[1] = 0xFF			# TOS (DSCP + ECN)
-    m_ip[8] = 0xFF			# TTL
-    m_ip[10:12] = b"\xff\xff"		# header checksum
+    if m_ip[0] >> 4 == 6:
+        m_ip[0] |= 0x0F			# traffic class, high nibble
+        m_ip[1:4] = b"\xff\xff\xff"	# traffic class, flow label
+        m_ip[7] = 0xFF			# hop limit
+    else:
+        m_ip[1] = 0xFF			# TOS (DSCP + ECN)
+        m_ip[8] = 0xFF			# TTL
+        m_ip[10:12] = b"\xff\xff"	# header checksum
     m_udp = bytearray(udph)
     m_udp[6:8] = b"\xff\xff"		# UDP checksum
     m_ib = bytearray(ib)
@@ -91,14 +98,28 @@ def icrc(iph, udph, ib):
     return struct.pack("<I", crc)
 
 
+def udp6_checksum(src, dst, udp):
+    """UDP over IPv6 must carry a checksum (RFC 8200 8.1)."""
+    data = src + dst + struct.pack("!IxxxB", len(udp), 17) + udp
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ((~s) & 0xFFFF) or 0xFFFF
+
+
 class Gen:
     def __init__(self, a, rnd):
         self.a = a
         self.rnd = rnd
-        self.src = socket.inet_aton(a.src)
-        self.dst = socket.inet_aton(a.dst)
+        self.v6 = ":" in a.src
+        fam = socket.AF_INET6 if self.v6 else socket.AF_INET
+        self.src = socket.inet_pton(fam, a.src)
+        self.dst = socket.inet_pton(fam, a.dst)
         self.eth = (bytes.fromhex(a.dst_mac.replace(":", "")) +
-                    bytes.fromhex(a.src_mac.replace(":", "")) + b"\x08\x00")
+                    bytes.fromhex(a.src_mac.replace(":", "")) +
+                    (b"\x86\xdd" if self.v6 else b"\x08\x00"))
         self.qps = []
         for q in a.qpn:
             n, _, algo = q.partition(":")
@@ -114,6 +135,8 @@ class Gen:
         self.ip_id = (self.ip_id + 1) & 0xFFFF
         sport = 0xC000 | r.randrange(0x4000)
         udph = struct.pack("!HHHH", sport, ROCE_PORT, udp_len, 0)
+        if self.v6:
+            return self.frame6(ib, udph, udp_len, tos, bad_icrc)
         iph = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, tos,
                                     20 + udp_len, self.ip_id, 0x4000, 64,
                                     17, 0, self.src, self.dst))
@@ -122,6 +145,17 @@ class Gen:
         if bad_icrc:
             crc = bytes(b ^ 0x5A for b in crc)
         return self.eth + bytes(iph) + udph + ib + crc
+
+    def frame6(self, ib, udph, udp_len, tclass, bad_icrc):
+        flow = self.rnd.randrange(1 << 20)
+        iph = struct.pack("!IHBB16s16s", (6 << 28) | (tclass << 20) | flow,
+                          udp_len, 17, 64, self.src, self.dst)
+        crc = icrc(iph, udph, ib)
+        if bad_icrc:
+            crc = bytes(b ^ 0x5A for b in crc)
+        udph = udph[:6] + struct.pack(
+            "!H", udp6_checksum(self.src, self.dst, udph + ib + crc))
+        return self.eth + iph + udph + ib + crc
 
     def real_qp(self):
         return self.rnd.choice(self.qps)
