@@ -119,10 +119,12 @@ def wait_listen(host, port, timeout_s=30):
 
 class SwitchReader:
     """The inventory's switch commands: PFC frames and paused time read
-    before and after, the queue sampled every 100 ms, all on this machine."""
+    before and after, the queue sampled every interval_ms, all on this
+    machine."""
 
-    def __init__(self, cmds, out):
+    def __init__(self, cmds, out, interval_ms=100):
         self.cmds, self.path = cmds, os.path.join(out, 'switch.txt')
+        self.interval_s = interval_ms / 1000
         self.stop_ev, self.thread, self.rows = threading.Event(), None, []
 
     def read(self, key):
@@ -134,7 +136,7 @@ class SwitchReader:
             return None
 
     def _loop(self):
-        while not self.stop_ev.wait(0.1):
+        while not self.stop_ev.wait(self.interval_s):
             v = self.read('switch_queue_bytes')
             if v is not None:
                 self.rows.append(('queue', time.time_ns(), v))
