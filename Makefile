@@ -15,6 +15,7 @@
 #   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
 #                kernel built from linux-source-6.1 (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
+#   make check-lab  the lab runner (eval/run --lab) on the test bed (~10 min)
 #   make clean
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
@@ -28,7 +29,7 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 export KVER
 
 .PHONY: all deps module tools check check-debug soak demo eval sim clean \
-	sim-full-smoke checkpatch check-series series check-32bit
+	sim-full-smoke checkpatch check-series series check-32bit check-lab
 
 SOAK_MIN ?= 30
 
@@ -79,6 +80,9 @@ checkpatch: build/.src-stamp
 
 check-series:
 	./scripts/check-series
+
+check-lab: all
+	./selftests/e2e/lab.sh
 
 series:
 	./scripts/export-series

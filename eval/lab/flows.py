@@ -28,7 +28,10 @@ PORT_BASE = 18515
 SAMPLE_S = 0.01
 # /proc/net/dev (the namespace's own, whatever sysfs shows): "NAME: rx
 # bytes, packets, 6 more, tx bytes, packets, ..."; IFS splits "eth0:123".
-SAMPLER = ('exec {fd}<> <(:); while :; do '
+# The 10 ms wait is a read from a FIFO nobody writes to: no fork, and no
+# /dev/fd needed (a minimal root may lack it).
+SAMPLER = ('f=$(mktemp -u); mkfifo "$f" && exec {fd}<>"$f"; rm -f "$f"; '
+           '[ -n "$fd" ] || exit 1; while :; do '
            'while IFS=": " read -r n rx rp _ _ _ _ _ _ tx tp _; do '
            '[ "$n" = %s ] && break; done < /proc/net/dev; '
            'echo "$EPOCHREALTIME $tx $rx $tp $rp"; read -t %s -u $fd; done')
@@ -116,10 +119,12 @@ def wait_listen(host, port, timeout_s=30):
 
 class SwitchReader:
     """The inventory's switch commands: PFC frames and paused time read
-    before and after, the queue sampled every 100 ms, all on this machine."""
+    before and after, the queue sampled every interval_ms, all on this
+    machine."""
 
-    def __init__(self, cmds, out):
+    def __init__(self, cmds, out, interval_ms=100):
         self.cmds, self.path = cmds, os.path.join(out, 'switch.txt')
+        self.interval_s = interval_ms / 1000
         self.stop_ev, self.thread, self.rows = threading.Event(), None, []
 
     def read(self, key):
@@ -131,7 +136,7 @@ class SwitchReader:
             return None
 
     def _loop(self):
-        while not self.stop_ev.wait(0.1):
+        while not self.stop_ev.wait(self.interval_s):
             v = self.read('switch_queue_bytes')
             if v is not None:
                 self.rows.append(('queue', time.time_ns(), v))
@@ -256,7 +261,9 @@ def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24)
                 best = v
         return int(best or 0)
 
-    ports, lines = [], ['time_ns,switch,port,prio,queue_bytes,paused,bytes_in,bytes_out']
+    ports = []
+    lines = ['time_ns,switch,port,prio,queue_bytes,paused,tcd_state,'
+             'ingress_bytes,host_queue_bytes,bytes_in,bytes_out']
     for h in hosts:
         s = _samples(out, h)
         if not s:
@@ -266,9 +273,8 @@ def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24)
         for t, tx, rx, tp, rp in s:
             b_in = tx - tx0 if h.index in senders else 0
             b_out = rx - rx0 if is_rx else 0
-            lines.append('%d,lab,h%d,%d,%d,0,%d,%d' % (t, h.index, prio,
-                                                        q_at(t) if is_rx else 0,
-                                                        b_in, b_out))
+            lines.append('%d,lab,h%d,%d,%d,0,-,0,0,%d,%d' %
+                         (t, h.index, prio, q_at(t) if is_rx else 0, b_in, b_out))
         t_last, rx_l, rp_l = s[-1][0], s[-1][2], s[-1][4]
         first = next((r[0] for r in s if r[2] != rx0), 0)
         last = next((r[0] for r in reversed(s) if r[2] != rx_l), t_last)

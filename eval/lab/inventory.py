@@ -11,6 +11,7 @@ The file is INI (configparser), for example::
                             ; (eval/scaling.py BED_EXTRA), for the VM
     switch_pfc_frames = ssh sw1 show pfc counters | awk '/tx/ {s += $2} END {print s}'
     switch_queue_bytes = snmpget -Oqv -v2c -c lab sw1 QUEUE-OID.27
+    switch_interval_ms = 100 ; how often the queue command runs
 
     [host a]
     ssh = rdma@a.lab        ; ssh destination (keys and ssh_config as usual)
@@ -61,6 +62,7 @@ class Inventory:
         self.base_rtt_us = lab.get('base_rtt_us', 0)
         self.bed_extras = bool(lab.get('bed_extras', 0))
         self.switch = {k: lab[k] for k in SWITCH_METRICS if lab.get(k)}
+        self.switch_interval_ms = lab.get('switch_interval_ms', 100)
 
     def roles(self, scenario, n):
         """The n hosts scenario uses, host 0 first."""
@@ -131,7 +133,7 @@ def parse(text, source='inventory'):
         raise InventoryError('no [lab] section')
     lab = cp['lab']
     known = {'dscp', 'ctrl_dscp', 'line_rate_mbps', 'base_rtt_us',
-             'bed_extras'} | set(SWITCH_METRICS)
+             'bed_extras', 'switch_interval_ms'} | set(SWITCH_METRICS)
     for k in lab:
         if k not in known:
             raise InventoryError('[lab] %s is not a setting (have: %s)' %
@@ -139,7 +141,8 @@ def parse(text, source='inventory'):
     conf = {'dscp': _int(lab, 'dscp', 0, 63),
             'line_rate_mbps': _int(lab, 'line_rate_mbps', 0, 1_600_000, 0),
             'base_rtt_us': _int(lab, 'base_rtt_us', 0, 10_000_000, 0),
-            'bed_extras': _int(lab, 'bed_extras', 0, 1, 0)}
+            'bed_extras': _int(lab, 'bed_extras', 0, 1, 0),
+            'switch_interval_ms': _int(lab, 'switch_interval_ms', 10, 60000, 100)}
     if lab.get('ctrl_dscp'):
         conf['ctrl_dscp'] = _int(lab, 'ctrl_dscp', 0, 63)
     for k in SWITCH_METRICS:

@@ -150,7 +150,7 @@ def one_run(inv, sc, hosts, algo, line_mbps, rtt_us, args, run, jobs):
                     + '\n')
     F.trace_start(hosts)
     F.counters(hosts, 'before', run)
-    sw = F.SwitchReader(inv.switch, run)
+    sw = F.SwitchReader(inv.switch, run, inv.switch_interval_ms)
     sw.start()
     n0 = len(jobs)
     F.start_samplers(hosts, run, jobs)
