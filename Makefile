@@ -4,6 +4,7 @@
 #
 #   make deps    install what is needed (Debian 12, apt-get only)
 #   make         build rdma_rxe.ko (patched, out of tree) and the tools
+#                (KVER=... another kernel of scripts/kernels)
 #   make check   all tests; ends with "N passed, N failed, N skipped"
 #   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
 #   make eval    every evaluation scenario (S1-S4)
@@ -17,6 +18,9 @@
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
+# A kernel of scripts/kernels with a root of its own (6.12, 7.2) is built
+# inside that root (scripts/kbuild) into build/k/KVER/rdma_rxe.ko.
+K_ROOT := $(shell scripts/kinfo $(KVER) root)
 TOP := $(CURDIR)
 RXE_SRC := build/src/linux/drivers/infiniband/sw/rxe
 MODULE := $(RXE_SRC)/rdma_rxe.ko
@@ -40,11 +44,16 @@ build/.src-stamp: $(SRC_INPUTS)
 	./scripts/prepare-src build/src
 	@touch $@
 
+ifeq ($(K_ROOT),)
 module: build/.src-stamp
 	@test -d $(KDIR) || { echo "error: $(KDIR) missing: run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 	@cp $(MODULE) build/rdma_rxe.ko
 	@echo "built build/rdma_rxe.ko for $(KVER)"
+else
+module:
+	./scripts/kbuild $(KVER)
+endif
 
 tools:
 	@for d in userspace/*/; do \
@@ -86,4 +95,6 @@ clean:
 	@for d in userspace/*/ selftests/unit/; do \
 		if [ -f $$d/Makefile ]; then $(MAKE) -C $$d clean >/dev/null; fi; \
 	done
-	rm -rf build modules.order Module.symvers
+	@# the kernel roots (build/roots, made by make deps) stay: minutes to redo
+	-@find build -mindepth 1 -maxdepth 1 ! -name roots -exec rm -rf {} + 2>/dev/null
+	rm -rf modules.order Module.symvers
