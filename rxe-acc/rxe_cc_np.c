@@ -32,6 +32,7 @@
 #include "rxe.h"
 #include "rxe_loc.h"
 #include "rxe_hw_counters.h"
+#include "rxe_cc_compat.h"
 #include "rxe_cc_trace.h"
 
 static enum rxe_cc_mark rxe_cc_ecn_to_mark(u8 ecn)
@@ -76,7 +77,7 @@ static int rxe_cc_send_ctrl(struct rxe_qp *qp, struct rxe_dev *rxe,
 	struct sk_buff *skb;
 	struct rxe_av av;
 
-	if (qp->resp.state != QP_STATE_READY)
+	if (!rxe_cc_qp_resp_ready(qp))
 		return -EAGAIN;
 
 	av = qp->pri_av;
