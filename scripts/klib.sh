@@ -25,3 +25,21 @@ kernel_line() {
 	[ "$K_RELEASE" = host ] || K_ROOT=$klib_top/build/roots/$K_RELEASE
 	return 0
 }
+
+# in_kernel_root ROOT BIND CMD... - run CMD chrooted in ROOT with /proc
+# and /dev, and BIND (a host dir, or "") mounted at its own path, in a
+# private mount namespace so nothing stays mounted when it ends.  Root
+# (or sudo) needed.
+in_kernel_root() {
+	local sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo unshare -m --propagation private sh -c '
+		r=$1 bind=$2; shift 2
+		mount -t proc proc "$r/proc"
+		mount --rbind /dev "$r/dev"
+		if [ -n "$bind" ]; then
+			mkdir -p "$r$bind"
+			mount --bind "$bind" "$r$bind"
+		fi
+		exec chroot "$r" "$@"' in_kernel_root "$@"
+}
