@@ -620,7 +620,7 @@ static const struct rxe_cc_ops *rxe_cc_ops_peek(const struct rxe_cc_qp *cc)
  * branch.
  */
 static bool rxe_cc_lock_running(struct rxe_cc_qp *cc, unsigned long *flags)
-	__cond_acquires(&cc->lock)
+	rxe_cc_cond_acquires(&cc->lock)
 {
 	if (!rxe_cc_ops_peek(cc))
 		return false;

@@ -19,6 +19,9 @@
  *    6.15; 6.13 already has it.
  *  - Trace events: since 6.10 __assign_str() takes only the field and
  *    copies the string that __string() named.
+ *  - Lock annotations: with the compiler context analysis (7.x),
+ *    __cond_acquires() also names the return value that means "locked".
+ *    Detected by its helper macro rather than by version.
  */
 #ifndef RXE_CC_COMPAT_H
 #define RXE_CC_COMPAT_H
@@ -85,6 +88,12 @@ rxe_cc_hrtimer_setup(struct hrtimer *timer,
 #define rxe_cc_assign_str(field, src)	__assign_str(field)
 #else
 #define rxe_cc_assign_str(field, src)	__assign_str(field, src)
+#endif
+
+#ifdef __cond_acquires_impl_true
+#define rxe_cc_cond_acquires(lock)	__cond_acquires(true, lock)
+#else
+#define rxe_cc_cond_acquires(lock)	__cond_acquires(lock)
 #endif
 
 #endif /* RXE_CC_COMPAT_H */
