@@ -11,6 +11,7 @@
 #   make sim     ns-3 at the ACC paper's scale, reduced grid (FULL=1: paper's)
 #   make series  export netns and CC as upstream series (build/series-export)
 #   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
+#   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms)
 #   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
 #                kernel built from linux-source-6.1 (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
@@ -30,7 +31,7 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 export KVER
 
 .PHONY: all deps module tools check check-debug soak demo eval sim clean \
-	checkpatch check-series series check-32bit
+	checkpatch check-series series check-32bit deb
 
 SOAK_MIN ?= 30
 
@@ -60,8 +61,14 @@ tools:
 		if [ -f $$d/Makefile ]; then $(MAKE) -C $$d || exit 1; fi; \
 	done
 
+# On a kernel with a root of its own (make check KVER=...): its build, and
+# the netns, CC, incast, DCQCN and ACC suites in its VM.
 check: all
+ifeq ($(K_ROOT),)
 	./selftests/run-all
+else
+	./selftests/kernel-check $(KVER)
+endif
 
 check-debug: all
 	./selftests/fault/check-debug
@@ -89,6 +96,9 @@ series:
 
 check-32bit: build/.src-stamp
 	./scripts/check-32bit
+
+deb:
+	./dkms/mkdeb
 
 clean:
 	-@test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1
