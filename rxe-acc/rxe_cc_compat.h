@@ -19,6 +19,9 @@
  *    6.15; 6.13 already has it.
  *  - Trace events: since 6.10 __assign_str() takes only the field and
  *    copies the string that __string() named.
+ *  - Opcode masks: 6.2 added RXE_FLUSH_MASK and RXE_ATOMIC_WRITE_MASK and
+ *    moved the later bits up; RXE_CC_CTRL_MASK must stay clear of all of
+ *    them (rxe_cc_np.c checks it at build time).
  *  - Lock annotations: with the compiler context analysis (7.x),
  *    __cond_acquires() also names the return value that means "locked".
  *    Detected by its helper macro rather than by version.
@@ -88,6 +91,12 @@ rxe_cc_hrtimer_setup(struct hrtimer *timer,
 #define rxe_cc_assign_str(field, src)	__assign_str(field)
 #else
 #define rxe_cc_assign_str(field, src)	__assign_str(field, src)
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define RXE_CC_NEWER_OP_MASKS	(RXE_FLUSH_MASK | RXE_ATOMIC_WRITE_MASK)
+#else
+#define RXE_CC_NEWER_OP_MASKS	0
 #endif
 
 #ifdef __cond_acquires_impl_true
