@@ -15,11 +15,12 @@ kernel_kvers() {
 	awk '!/^[[:space:]]*(#|$)/ { print $3 }' "$klib_top/scripts/kernels"
 }
 
+# shellcheck disable=SC2034 # K_* are for the caller
 kernel_line() {
 	local l
 	l=$(awk -v k="$1" '!/^[[:space:]]*(#|$)/ && $3 == k { print; exit }' \
 		"$klib_top/scripts/kernels")
-	K_SERIES=6.1 K_RELEASE=host K_KVER=$1 K_PKGVER= K_ROOT=
+	K_SERIES=6.1 K_RELEASE=host K_KVER=$1 K_PKGVER='' K_ROOT=''
 	[ -n "$l" ] || return 1
 	read -r K_SERIES K_RELEASE K_KVER K_PKGVER <<<"$l"
 	[ "$K_RELEASE" = host ] || K_ROOT=$klib_top/build/roots/$K_RELEASE
