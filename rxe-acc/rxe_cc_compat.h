@@ -33,7 +33,18 @@
 #include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+/*
+ * The kernel built for, in KERNEL_VERSION()'s encoding, from the three
+ * numbers (LINUX_VERSION_CODE caps the sublevel at 255).  An out-of-tree
+ * build for three kernels is the one place rxe-acc names versions.
+ */
+#define RXE_CC_KERNEL	KERNEL_VERSION(LINUX_VERSION_MAJOR, \
+				       LINUX_VERSION_PATCHLEVEL, \
+				       LINUX_VERSION_SUBLEVEL)
+/* Built for kernel a.b.c or later. */
+#define RXE_CC_SINCE(a, b, c)	(RXE_CC_KERNEL - KERNEL_VERSION(a, b, c) >= 0)
+
+#if RXE_CC_SINCE(6, 4, 0)
 #define rxe_cc_req_task(qp)	(&(qp)->send_task)
 #define rxe_cc_resp_task(qp)	(&(qp)->recv_task)
 
@@ -55,7 +66,7 @@ static inline bool rxe_cc_qp_resp_ready(struct rxe_qp *qp)
 #endif
 
 /* The device's netdev with a reference (rxe_cc_put_netdev()), or NULL. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 9)
+#if RXE_CC_SINCE(6, 12, 9)
 static inline struct net_device *rxe_cc_get_netdev(struct rxe_dev *rxe)
 {
 	return ib_device_get_netdev(&rxe->ib_dev, 1);
@@ -73,7 +84,7 @@ static inline void rxe_cc_put_netdev(struct net_device *ndev)
 	dev_put(ndev);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if RXE_CC_SINCE(6, 13, 0)
 #define rxe_cc_hrtimer_setup(timer, fn, clock, mode) \
 	hrtimer_setup(timer, fn, clock, mode)
 #else
@@ -87,13 +98,13 @@ rxe_cc_hrtimer_setup(struct hrtimer *timer,
 }
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if RXE_CC_SINCE(6, 10, 0)
 #define rxe_cc_assign_str(field, src)	__assign_str(field)
 #else
 #define rxe_cc_assign_str(field, src)	__assign_str(field, src)
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if RXE_CC_SINCE(6, 2, 0)
 #define RXE_CC_NEWER_OP_MASKS	(RXE_FLUSH_MASK | RXE_ATOMIC_WRITE_MASK)
 #else
 #define RXE_CC_NEWER_OP_MASKS	0
