@@ -4,6 +4,7 @@
 #
 #   make deps    install what is needed (Debian 12, apt-get only)
 #   make         build rdma_rxe.ko (patched, out of tree) and the tools
+#                (KVER=... another kernel of scripts/kernels)
 #   make check   all tests; ends with "N passed, N failed, N skipped"
 #   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
 #   make eval    every evaluation scenario (S1-S4)
@@ -12,6 +13,7 @@
 #   make sim-full-smoke  the fat tree at full scale for 0.25 ms (minutes)
 #   make series  export netns and CC as upstream series (build/series-export)
 #   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
+#   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms)
 #   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
 #                kernel built from linux-source-6.1 (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
@@ -20,6 +22,9 @@
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
+# A kernel of scripts/kernels with a root of its own (6.12, 7.2) is built
+# inside that root (scripts/kbuild) into build/k/KVER/rdma_rxe.ko.
+K_ROOT := $(shell scripts/kinfo $(KVER) root)
 TOP := $(CURDIR)
 RXE_SRC := build/src/linux/drivers/infiniband/sw/rxe
 MODULE := $(RXE_SRC)/rdma_rxe.ko
@@ -29,7 +34,7 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 export KVER
 
 .PHONY: all deps module tools check check-debug soak demo eval sim clean \
-	sim-full-smoke checkpatch check-series series check-32bit check-lab
+	sim-full-smoke checkpatch check-series series check-32bit check-lab deb
 
 SOAK_MIN ?= 30
 
@@ -43,19 +48,30 @@ build/.src-stamp: $(SRC_INPUTS)
 	./scripts/prepare-src build/src
 	@touch $@
 
+ifeq ($(K_ROOT),)
 module: build/.src-stamp
 	@test -d $(KDIR) || { echo "error: $(KDIR) missing: run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 	@cp $(MODULE) build/rdma_rxe.ko
 	@echo "built build/rdma_rxe.ko for $(KVER)"
+else
+module:
+	./scripts/kbuild $(KVER)
+endif
 
 tools:
 	@for d in userspace/*/; do \
 		if [ -f $$d/Makefile ]; then $(MAKE) -C $$d || exit 1; fi; \
 	done
 
+# On a kernel with a root of its own (make check KVER=...): its build, and
+# the netns, CC, incast, DCQCN and ACC suites in its VM.
 check: all
+ifeq ($(K_ROOT),)
 	./selftests/run-all
+else
+	./selftests/kernel-check $(KVER)
+endif
 
 check-debug: all
 	./selftests/fault/check-debug
@@ -90,9 +106,14 @@ series:
 check-32bit: build/.src-stamp
 	./scripts/check-32bit
 
+deb:
+	./dkms/mkdeb
+
 clean:
 	-@test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1
 	@for d in userspace/*/ selftests/unit/; do \
 		if [ -f $$d/Makefile ]; then $(MAKE) -C $$d clean >/dev/null; fi; \
 	done
-	rm -rf build modules.order Module.symvers
+	@# the kernel roots (build/roots, made by make deps) stay: minutes to redo
+	-@find build -mindepth 1 -maxdepth 1 ! -name roots -exec rm -rf {} + 2>/dev/null
+	rm -rf modules.order Module.symvers

@@ -33,6 +33,7 @@
 #include "rxe.h"
 #include "rxe_loc.h"
 #include "rxe_hw_counters.h"
+#include "rxe_cc_compat.h"
 
 #define CREATE_TRACE_POINTS
 #include "rxe_cc_trace.h"
@@ -237,11 +238,16 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
 void rxe_cc_netdev_event(struct rxe_dev *rxe)
 {
 	struct ethtool_link_ksettings lks;
+	struct net_device *ndev;
 
 	ASSERT_RTNL();
-	if (!__ethtool_get_link_ksettings(rxe->ndev, &lks) &&
+	ndev = rxe_cc_get_netdev(rxe);
+	if (!ndev)
+		return;
+	if (!__ethtool_get_link_ksettings(ndev, &lks) &&
 	    lks.base.speed != SPEED_UNKNOWN && lks.base.speed)
 		WRITE_ONCE(rxe->cc.speed_mbps, lks.base.speed);
+	rxe_cc_put_netdev(ndev);
 }
 
 /* The clock of every CC event (monotonic; read under the QP's lock). */
@@ -297,9 +303,9 @@ static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 	spin_unlock_irqrestore(&cc->lock, flags);
 
 	if (waiters & RXE_CC_WAIT_REQ)
-		rxe_sched_task(&qp->req.task);
+		rxe_sched_task(rxe_cc_req_task(qp));
 	if (waiters & RXE_CC_WAIT_RESP)
-		rxe_sched_task(&qp->resp.task);
+		rxe_sched_task(rxe_cc_resp_task(qp));
 	return HRTIMER_NORESTART;
 }
 
@@ -346,10 +352,10 @@ static struct rxe_cc_qp *rxe_cc_qp_alloc(struct rxe_qp *qp)
 	/* hard: it only schedules tasks, and a soft timer adds a softirq
 	 * round trip to every paced packet's wake-up
 	 */
-	hrtimer_init(&cc->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	cc->pace_timer.function = rxe_cc_pace_timer_fn;
-	hrtimer_init(&cc->cc_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	cc->cc_timer.function = rxe_cc_timer_fn;
+	rxe_cc_hrtimer_setup(&cc->pace_timer, rxe_cc_pace_timer_fn,
+			     CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	rxe_cc_hrtimer_setup(&cc->cc_timer, rxe_cc_timer_fn, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS_SOFT);
 	cc->wire_overhead_bytes = RXE_CC_NON_IP_OVERHEAD_BYTES +
 				  sizeof(struct iphdr);
 	return cc;
@@ -364,13 +370,16 @@ static struct rxe_cc_qp *rxe_cc_qp_alloc(struct rxe_qp *qp)
 static u32 rxe_cc_qp_wire_overhead(struct rxe_qp *qp)
 {
 	u32 bytes = RXE_CC_NON_IP_OVERHEAD_BYTES;
+	struct net_device *ndev;
 
 	if (qp->pri_av.network_type == RXE_NETWORK_TYPE_IPV6)
 		bytes += sizeof(struct ipv6hdr);
 	else
 		bytes += sizeof(struct iphdr);
-	if (is_vlan_dev(rxe_cc_qp_dev(qp)->ndev))
+	ndev = rxe_cc_get_netdev(rxe_cc_qp_dev(qp));
+	if (ndev && is_vlan_dev(ndev))
 		bytes += VLAN_HLEN;
+	rxe_cc_put_netdev(ndev);
 	return bytes;
 }
 
@@ -628,9 +637,9 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, enum rxe_cc_why why)
 		cc->pace_waiters = 0;
 		hrtimer_try_to_cancel(&cc->pace_timer);
 		if (waiters & RXE_CC_WAIT_REQ)
-			rxe_sched_task(&qp->req.task);
+			rxe_sched_task(rxe_cc_req_task(qp));
 		if (waiters & RXE_CC_WAIT_RESP)
-			rxe_sched_task(&qp->resp.task);
+			rxe_sched_task(rxe_cc_resp_task(qp));
 	}
 }
 
@@ -651,7 +660,7 @@ static const struct rxe_cc_ops *rxe_cc_ops_peek(const struct rxe_cc_qp *cc)
  * branch.
  */
 static bool rxe_cc_lock_running(struct rxe_cc_qp *cc, unsigned long *flags)
-	__cond_acquires(&cc->lock)
+	rxe_cc_cond_acquires(&cc->lock)
 {
 	if (!rxe_cc_ops_peek(cc))
 		return false;

@@ -32,7 +32,19 @@
 #include "rxe.h"
 #include "rxe_loc.h"
 #include "rxe_hw_counters.h"
+#include "rxe_cc_compat.h"
 #include "rxe_cc_trace.h"
+
+/*
+ * CNPs and read ACKs carry a mask bit of their own.  The patches put it
+ * after rxe's own bits, which later kernels renumber: a port that lands
+ * it on one of them (on RXE_END_MASK, ACKs read as CNPs) must not build.
+ */
+static_assert(!(RXE_CC_CTRL_MASK &
+		(RXE_REQ_MASK | RXE_ACK_MASK | RXE_SEND_MASK | RXE_WRITE_MASK |
+		 RXE_READ_MASK | RXE_ATOMIC_MASK | RXE_RWR_MASK | RXE_COMP_MASK |
+		 RXE_START_MASK | RXE_MIDDLE_MASK | RXE_END_MASK |
+		 RXE_LOOPBACK_MASK | RXE_PAYLOAD_MASK | RXE_CC_NEWER_OP_MASKS)));
 
 enum rxe_cc_mark rxe_cc_ecn_to_mark(u8 ecn)
 {
@@ -76,7 +88,7 @@ static int rxe_cc_send_ctrl(struct rxe_qp *qp, struct rxe_dev *rxe,
 	struct sk_buff *skb;
 	struct rxe_av av;
 
-	if (qp->resp.state != QP_STATE_READY)
+	if (!rxe_cc_qp_resp_ready(qp))
 		return -EAGAIN;
 
 	av = qp->pri_av;

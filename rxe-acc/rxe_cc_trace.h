@@ -12,6 +12,7 @@
 #define _RXE_CC_TRACE_H
 
 #include <linux/tracepoint.h>
+#include "rxe_cc_compat.h"
 
 /* Enums print by name; TRACE_DEFINE_ENUM lets user space decode them. */
 TRACE_DEFINE_ENUM(RXE_CC_WHY_START);
@@ -64,7 +65,7 @@ TRACE_EVENT(rxe_cc_rate,
 		__field(u8, why)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->old_bps = old_bps;
 		__entry->new_bps = new_bps;
@@ -88,7 +89,7 @@ TRACE_EVENT(rxe_cc_halt,
 		__field(u64, t_halt_ns)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->inflight_bytes = h->inflight_bytes;
 		__entry->ack_rate_bps = h->ack_rate_bps;
@@ -112,7 +113,7 @@ TRACE_EVENT(rxe_cc_halt_end,
 		__field(u64, rate_bps)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->early = early;
 		__entry->rate_bps = rate_bps;
@@ -133,7 +134,7 @@ TRACE_EVENT(rxe_cc_first_send,
 		__field(u64, rate_bps)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->psn = psn;
 		__entry->rate_bps = rate_bps;
@@ -164,7 +165,7 @@ TRACE_EVENT(rxe_cc_ack,
 		__field(u64, rtt_ns)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->psn = psn;
 		__entry->bytes = bytes;
@@ -194,7 +195,7 @@ TRACE_EVENT(rxe_cc_period,
 		__field(u32, n_ue)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->class = class;
 		__entry->n_ack = m->n_ack;
@@ -217,7 +218,7 @@ TRACE_EVENT(rxe_cc_cnp,
 		__field(u32, alpha)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
 		__entry->what = what;
 		__entry->alpha = alpha;

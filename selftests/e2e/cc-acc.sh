@@ -44,7 +44,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
 . "$here/../lib/ktap.sh"
 metrics=$E2E_TOP/eval/metrics.py
-res=$E2E_TOP/build/results/cc-acc
+res=$E2E_RESULTS/cc-acc
 rate=${CC_RATE:-20Mbps}
 line=${rate%Mbps}
 # 200 x 64 KB: 5 s for a flow alone, so that the two flows still overlap

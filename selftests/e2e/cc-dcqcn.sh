@@ -28,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
 . "$here/../lib/ktap.sh"
 metrics=$E2E_TOP/eval/metrics.py
-res=$E2E_TOP/build/results/cc-dcqcn
+res=$E2E_RESULTS/cc-dcqcn
 rate=${CC_RATE:-20Mbps}
 line=${rate%Mbps}
 iters=${CC_ITERS:-100}

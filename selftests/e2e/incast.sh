@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
 . "$here/../lib/ktap.sh"
 metrics=$E2E_TOP/eval/metrics.py
-res=$E2E_TOP/build/results/e2e-incast
+res=$E2E_RESULTS/e2e-incast
 rate=${E2E_RATE:-40Mbps}
 export E2E_RATE=$rate E2E_MARKING=off E2E_ALGO=none E2E_TIMEOUT=240
 export E2E_ENV="E2E_ALGO E2E_FLOWS"

@@ -32,7 +32,11 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 E2E_TOP=$(cd "$E2E_DIR/../.." && pwd)
 E2E_LSW=$E2E_TOP/userspace/lsw/lsw
 E2E_VMRUN=$E2E_TOP/selftests/vm/run
-E2E_MODULE=${E2E_MODULE:-$E2E_TOP/build/rdma_rxe.ko}
+# The module of $KVER (build/k/KVER/ for a kernel with a root of its own)
+# and the results dir (RXE_RESULTS: selftests/kernel-check gives each
+# kernel its own).
+E2E_MODULE=${E2E_MODULE:-$("$E2E_TOP/scripts/kinfo" "${KVER:-}" module)}
+E2E_RESULTS=${RXE_RESULTS:-$E2E_TOP/build/results}
 E2E_LSW_PID=
 E2E_STEP=
 
