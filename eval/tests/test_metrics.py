@@ -12,13 +12,7 @@ import onset as O  # noqa: E402
 import scaling as S  # noqa: E402
 import fct as F  # noqa: E402
 import websearch as W  # noqa: E402
-
-CASES = []
-
-
-def case(fn):
-    CASES.append(fn)
-    return fn
+from tap import case, run  # noqa: E402
 
 
 def close(a, b, tol=1e-9):
@@ -355,23 +349,5 @@ def victim_rate_while_bursts_send():
     assert M.overlap_s(None, (0, 1)) == 0.0
 
 
-def main():
-    print('TAP version 13')
-    print('1..%d' % len(CASES))
-    failed = 0
-    for i, fn in enumerate(CASES, 1):
-        try:
-            fn()
-            print('ok %d - %s' % (i, fn.__name__.replace('_', ' ')))
-        except Exception as e:  # noqa: BLE001 - report any failure as TAP
-            failed += 1
-            print('not ok %d - %s' % (i, fn.__name__.replace('_', ' ')))
-            print('# %s: %r' % (type(e).__name__, e))
-            import traceback
-            for line in traceback.format_exc().splitlines():
-                print('# ' + line)
-    return 1 if failed else 0
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(run())

@@ -4,19 +4,14 @@
 and the knob restore, against hosts faked at the transport."""
 import os
 import sys
-import traceback
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'tests'))
 import inventory as I   # noqa: E402
 import preflight as P   # noqa: E402
 from host import Host   # noqa: E402
-
-CASES = []
-
-
-def case(f):
-    CASES.append(f)
-    return f
+from tap import case, run  # noqa: E402
 
 
 GOOD = """
@@ -189,21 +184,5 @@ def restore_reports_what_would_not_go_back():
     assert h.kv['algorithm'] == 'none'
 
 
-def main():
-    print('TAP version 13')
-    print('1..%d' % len(CASES))
-    bad = 0
-    for i, c in enumerate(CASES, 1):
-        try:
-            c()
-            print('ok %d - %s' % (i, c.__name__.replace('_', ' ')))
-        except Exception:  # noqa: BLE001 - a test's failure, reported
-            bad += 1
-            print('not ok %d - %s' % (i, c.__name__.replace('_', ' ')))
-            for line in traceback.format_exc().splitlines():
-                print('# ' + line)
-    return 1 if bad else 0
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(run())

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The TAP runner of the evaluation's Python unit tests: @case collects a
+test function, run() runs them in order and prints TAP, a failure with
+its traceback as diagnostics."""
+import traceback
+
+CASES = []
+
+
+def case(fn):
+    CASES.append(fn)
+    return fn
+
+
+def run():
+    """Exit status: 1 if a case failed."""
+    print('TAP version 13')
+    print('1..%d' % len(CASES))
+    failed = 0
+    for i, fn in enumerate(CASES, 1):
+        name = fn.__name__.replace('_', ' ')
+        try:
+            fn()
+            print('ok %d - %s' % (i, name))
+        except Exception:  # noqa: BLE001 - any failure is the test's
+            failed += 1
+            print('not ok %d - %s' % (i, name))
+            for line in traceback.format_exc().splitlines():
+                print('# ' + line)
+    return 1 if failed else 0
