@@ -45,9 +45,9 @@ show_text_case() {
 	marked=$(grep -c ' \*$' "$OUT/show.txt")
 	ktap_diag "show rxe_a: $knobs knob lines, $marked marked as changed"
 	grep -q "^  algorithm none (available: none dcqcn acc)" "$OUT/show.txt" &&
-		[ "$knobs" -eq 36 ] && [ "$marked" -eq 0 ]
+		[ "$knobs" -eq 37 ] && [ "$marked" -eq 0 ]
 }
-ktap_check "show: a fresh device lists 36 knobs, all at their defaults" show_text_case
+ktap_check "show: a fresh device lists 37 knobs, all at their defaults" show_text_case
 
 show_json_case() {
 	"$RXE_CC" --json show >"$OUT/show.json" || return 1
