@@ -160,6 +160,13 @@ class SwitchReader:
             f.writelines('%s %d %s\n' % r for r in self.rows)
 
 
+def perftest_args(i, iters, size, tool, tclass, perf_args):
+    """The arguments both ends of flow i give perftest (port, count, size,
+    class; -H: every latency sample)."""
+    return (['-p', PORT_BASE + i, '-n', iters, '-s', size, '--tclass', tclass,
+             '-F'] + perf_args + (['-H'] if tool == 'ib_write_lat' else []))
+
+
 def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs):
     """Run the flows: servers, then each client START_S after all listen.
     specs: [(src, dst, start_s, iters, size, tool)] on host indices.
@@ -174,8 +181,7 @@ def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs):
     servers = []
     for i, (src, dst, st, it, sz, tool) in enumerate(specs):
         d = hosts[dst]
-        args = ['-p', PORT_BASE + i, '-n', it, '-s', sz, '--tclass', tclass,
-                '-F'] + perf_args + (['-H'] if tool == 'ib_write_lat' else [])
+        args = perftest_args(i, it, sz, tool, tclass, perf_args)
         f = open(os.path.join(out, 'flow-%d.server.txt' % i), 'w')
         j = d.t.start('timeout %d %s -d %s -x %d %s' %
                       (flow_timeout_s, tool, d.rdma, gids[dst], quote(*args)), f)
@@ -190,8 +196,7 @@ def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs):
 
     def client(i, src, dst, st, it, sz, tool):
         s = hosts[src]
-        args = ['-p', PORT_BASE + i, '-n', it, '-s', sz, '--tclass', tclass,
-                '-F'] + perf_args + (['-H'] if tool == 'ib_write_lat' else [])
+        args = perftest_args(i, it, sz, tool, tclass, perf_args)
         time.sleep(max(0.0, t_go + st - time.time()))
         with open(os.path.join(out, 'flow-%d.client.txt' % i), 'w') as f:
             t0 = time.time()
