@@ -6,12 +6,13 @@
 # cc/line_rate_mbps 20.  DCQCN runs the "mlx5 defaults, ratios preserved"
 # preset and its switch marking (RED from K = 1.5 BDP to min(2 K, 0.9 XOFF)),
 # both computed by eval/scaling.py, the one source of these numbers
-# (Documentation/rxe-acc/scaling.rst).  Three VM runs:
+# (Documentation/rxe-acc/scaling.rst).  Five VM runs (dcqcn three times):
 #   none   2:1 incast h0,h1 -> h2 started together, algorithm none, the
 #          same lsw RED: lsw sees no ECT/CE packet, no CNP is sent (the PFC
 #          baseline);
 #   dcqcn  the same with DCQCN: fair shares (+-20 % of the fair share, each
-#          flow's mean over the window where both send, lsw bytes), CNPs
+#          flow's mean over the window where both send, lsw bytes; the
+#          median of three runs), CNPs
 #          sent and handled (sum over the senders = np_cnp_sent), fewer PFC
 #          pause frames than with none;
 #   phases (cc-phases-guest.sh, lsw RED with Kmin 1 KB, Kmax 4 KB, Pmax 1:
@@ -22,7 +23,7 @@
 #          QP on dcqcn (rdma -dd res) and its flow completes, a later QP gets
 #          acc; QPs paced at 5 Mb/s destroyed by kill -9, devices deleted,
 #          rmmod rdma_rxe: succeeds, no splat.
-# Results stay in build/results/cc-dcqcn/{none,dcqcn,phases}/.  ~2.5 min.
+# Results stay in build/results/cc-dcqcn/{none,dcqcn,dcqcn-[23],phases}/.  ~3 min.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
@@ -80,6 +81,12 @@ E2E_LSW_EXTRA=$marking E2E_FLOWS=$flows run none none red "$here/guest-flows.sh"
 rn=$?
 E2E_LSW_EXTRA=$marking E2E_FLOWS=$flows run dcqcn dcqcn red "$here/guest-flows.sh"
 rd=$?
+# Two more DCQCN runs for the fairness check alone: over a ~4.5 s window
+# one run's shares swing by up to ~30 % (DCQCN converges over many rate
+# increase cycles), so the median run decides.
+for i in 2 3; do
+	E2E_LSW_EXTRA=$marking E2E_FLOWS=$flows run dcqcn-$i dcqcn red "$here/guest-flows.sh"
+done
 E2E_LSW_EXTRA=$(printf 'red_kmin 1000\nred_kmax 4000\nred_pmax 1.0') \
 	run phases dcqcn red "$here/cc-phases-guest.sh" \
 	minrate:${CC_MINRATE:-12} minrate:1 badknobs switch kill:dcqcn:paced
@@ -103,12 +110,26 @@ fi
 d=$res/dcqcn
 if [ $rd -eq 0 ]; then
 	ktap_check "dcqcn: both flows complete" [ "$(get "$d" perftest_failed)" = 0 ]
-	w0=$(get "$d" flows.0.window_mbps) w1=$(get "$d" flows.1.window_mbps)
-	fair=$(awk -v a="$w0" -v b="$w1" 'BEGIN {print (a + b) / 2}')
-	ktap_diag "dcqcn: window $(f2 "$(get "$d" window_s)") s, flows $(f2 "$w0") / $(f2 "$w1") Mb/s, fair share $(f2 "$fair"), Jain $(get "$d" jain), util $(f2 "$(get "$d" utilisation)"), queue mean $(get "$d" queue_mean_bytes | cut -d. -f1) B, CE marks $(get "$d" ce_marks)"
-	ktap_check "dcqcn: both flows within +-20 % of the fair share ($(f2 "$w0"), $(f2 "$w1") vs $(f2 "$fair") Mb/s)" \
-		eval 'within "$w0" "$(awk -v f="$fair" "BEGIN {print 0.8 * f}")" "$(awk -v f="$fair" "BEGIN {print 1.2 * f}")" &&
-		      within "$w1" "$(awk -v f="$fair" "BEGIN {print 0.8 * f}")" "$(awk -v f="$fair" "BEGIN {print 1.2 * f}")"'
+	# spread RUN: the worse flow's distance from the fair share, in % of it.
+	spread() {
+		local a b
+		a=$(get "$res/$1" flows.0.window_mbps 2>/dev/null) || return 1
+		b=$(get "$res/$1" flows.1.window_mbps 2>/dev/null) || return 1
+		awk -v a="$a" -v b="$b" 'BEGIN {f = (a + b) / 2; d = a - f; if (d < 0) d = -d
+			if (f <= 0) exit 1; printf "%.1f %.2f %.2f %.2f\n", 100 * d / f, a, b, f}'
+	}
+	runs=
+	for n in dcqcn dcqcn-2 dcqcn-3; do
+		sp=$(spread "$n") || continue
+		set -- $sp  # spread, flow 0, flow 1, fair share
+		ktap_diag "dcqcn: run $n: flows $2 / $3 Mb/s, fair share $4, worse flow $1 % off, Jain $(get "$res/$n" jain), queue mean $(get "$res/$n" queue_mean_bytes | cut -d. -f1) B"
+		runs+="$1 $n"$'\n'
+	done
+	nr=$(grep -c . <<<"$runs")
+	med=$(sort -n <<<"$runs" | grep . | sed -n "$(((nr + 1) / 2))p")
+	ktap_diag "dcqcn: window $(f2 "$(get "$d" window_s)") s, util $(f2 "$(get "$d" utilisation)"), CE marks $(get "$d" ce_marks) (run dcqcn)"
+	ktap_check "dcqcn: both flows within +-20 % of the fair share, median of $nr runs (${med%% *} % off, run ${med#* })" \
+		eval '[ "$nr" -ge 2 ] && within "${med%% *}" 0 20'
 	cs=$(hw "$d" np_cnp_sent) ch=$(hw "$d" rp_cnp_handled) ci=$(hw "$d" rp_cnp_ignored)
 	ktap_diag "dcqcn: np_cnp_sent $cs (rxe_h2), rp_cnp_handled $ch = $(hw "$d" rp_cnp_handled rxe_h0) + $(hw "$d" rp_cnp_handled rxe_h1), rp_cnp_ignored $ci, np_ecn_marked_roce_packets $(hw "$d" np_ecn_marked_roce_packets)"
 	ktap_check "dcqcn: CNPs sent ($cs) and handled ($ch, ignored $ci; handled + ignored within 2 % of sent)" \
@@ -174,6 +195,6 @@ ktap_check "QPs paced at ${CC_PACED_MBPS:-5} Mb/s and running when killed ($(val
 	eval '[[ "$(val kill_state)" == "paced hit=1 "*"exited_early=0" ]]'
 ktap_check "kill -9, rdma link delete, rmmod rdma_rxe: succeeds (rmmod exit $(val kill_rmmod), links left $(val kill_links_left), module left $(val kill_module_left))" \
 	[ "$(val kill_rmmod)" = 0 -a "$(val kill_links_left)" = 0 -a "$(val kill_module_left)" = 0 -a $rp -eq 0 ]
-ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" none dcqcn phases
+ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" none dcqcn dcqcn-2 dcqcn-3 phases
 ktap_diag "wall time $(($(date +%s) - t0)) s"
 ktap_finish
