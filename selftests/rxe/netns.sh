@@ -100,6 +100,13 @@ ktap_check "namespace has its own 4791 sockets (v4+v6)" \
 	test "$(ss_4791 rxa)" -eq 2
 
 case_bw "ib_write_bw RC" ib_write_bw 10.10.0.1 -n 500 -s 65536
+# RXE_NETNS_FIRST_BW_ONLY=1 (selftests/rxe/stock-fails): stop after the
+# first traffic case, which is all the stock-module run needs to show.
+if [ -n "${RXE_NETNS_FIRST_BW_ONLY:-}" ]; then
+	ktap_diag "RXE_NETNS_FIRST_BW_ONLY: the remaining cases are not run"
+	ktap_finish
+	exit
+fi
 case_bw "ib_read_bw RC" ib_read_bw 10.10.0.1 -n 500 -s 65536
 case_bw "ib_send_bw RC" ib_send_bw 10.10.0.1 -n 500 -s 65536
 case_bw "ib_send_bw UD" ib_send_bw 10.10.0.1 -n 500 -c UD
