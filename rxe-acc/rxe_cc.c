@@ -290,12 +290,27 @@ const void *rxe_cc_qp_params(struct rxe_qp *qp)
 	return cc->params;
 }
 
+/*
+ * The timers hold no reference on their QP.  A destroy drops the last one
+ * before rxe_qp_do_cleanup() cancels them (rxe_cc_qp_stop()), and in that
+ * window a callback must not schedule the QP's tasks: since 6.4 that
+ * takes a reference, from zero (a refcount_t warning and a leaked QP).
+ * A callback that finds the count at zero has nothing left to do.
+ */
+static bool rxe_cc_timer_get_qp(struct rxe_qp *qp)
+{
+	return rxe_get(qp);
+}
+
 static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 {
 	struct rxe_cc_qp *cc = container_of(t, struct rxe_cc_qp, pace_timer);
 	struct rxe_qp *qp = cc->qp;
 	unsigned long flags;
 	u8 waiters;
+
+	if (!rxe_cc_timer_get_qp(qp))
+		return HRTIMER_NORESTART;
 
 	spin_lock_irqsave(&cc->lock, flags);
 	waiters = cc->stopped ? 0 : cc->pace_waiters;
@@ -306,6 +321,7 @@ static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 		rxe_sched_task(rxe_cc_req_task(qp));
 	if (waiters & RXE_CC_WAIT_RESP)
 		rxe_sched_task(rxe_cc_resp_task(qp));
+	rxe_put(qp);
 	return HRTIMER_NORESTART;
 }
 
@@ -318,6 +334,9 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 	unsigned long flags;
 	u64 now;
 
+	if (!rxe_cc_timer_get_qp(qp))
+		return HRTIMER_NORESTART;
+
 	spin_lock_irqsave(&cc->lock, flags);
 	/* read under the lock: events reach the core in time order */
 	now = rxe_cc_now_ns();
@@ -329,6 +348,7 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 			rxe_cc_arm_timer(qp);
 	}
 	spin_unlock_irqrestore(&cc->lock, flags);
+	rxe_put(qp);
 
 	return HRTIMER_NORESTART;
 }
