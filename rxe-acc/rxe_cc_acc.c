@@ -28,7 +28,8 @@
  *		with halt = 0 (ablation) only R = r, S = R
  *	n_ce > 0 -----------------------------> POSSIBLY: hold,
  *		n = ue = h = 0; with the gate, after the first halt,
- *		R -= R * n_ce / (64 * n_ack)
+ *		R -= R * n_ce / (64 * n_ack); gate 2 (AIMD):
+ *		R -= R * n_ce / (32 * n_pkt)
  *	n_ue > 0 -----------------------------> VICTIM: n = h = 0, ue += 1;
  *		ue > p_thresh: R = R / 2, ue = 0
  *	otherwise ----------------------------> UNCONGESTED: ue = 0, n += 1;
@@ -43,8 +44,9 @@
  *
  *	S == 0 or gate == 0 -> R += (C - R) * beta_n,
  *			       beta_n = min(beta0 * 2^(n-1), 1/2)
- *	window not ready    -> R += (C - R) / 1024, the window runs on:
- *			       a tick per period, however many ACKs
+ *	window not ready    -> R += (C - R) / 1024 (gate 2: / 256) per T
+ *			       of the period, the window runs on: a tick
+ *			       per period, however many ACKs
  *	rg <  98 % of sent  -> R -= R / 16, h = 0: the flow queues somewhere
  *			       (sent: the rate it sent at since R was set,
  *			       <= R: a pacer, host or application that falls
@@ -60,7 +62,20 @@
  * often for a slow flow as for a fast one; the cuts (R / 16, a halt's
  * R := r) take more off a faster flow: additive increase, multiplicative
  * decrease, which evens rates out.  A flow left alone ramps after three
- * windows.  With the gate, a CONGESTED verdict whose t_halt is below
+ * windows.
+ *
+ * acc_gate selects the rule after the first halt: 0 the ramp to C, 1 the
+ * gated probe above, 2 the AIMD probe: the gated probe with a tick four
+ * times larger and a POSSIBLY cut twice as deep.  Under FIFO every CE
+ * share and every r is proportional to the flow's rate, so only the
+ * equal additive step against the proportional cuts evens rates out, and
+ * it does so at a relative speed of about N * step / C per T: with N
+ * flows near C / N, the gate's 1/1024 closes a gap of 4 flows by ~0.4 %
+ * a period (hundreds of T after a join), gate 2's 1/256 by ~1.6 %.  The
+ * price: the aggregate probe grows with N, and at 8-16 flows the queue
+ * reaches a halt about twice as often as with gate 1 (acc.rst).
+ *
+ * With the gate, a CONGESTED verdict whose t_halt is below
  * T / 8 sets R = r and S without halting: that little excess is the
  * flows' packets lining up at K, not an excess worth stopping for.
  * And with the gate, after the first halt, a period that holds fewer
@@ -161,6 +176,16 @@
  */
 #define ACC_TICK_PROBE_SHIFT		10
 #define ACC_BEHIND_CUT_SHIFT		4
+/*
+ * acc_gate = 2, the AIMD probe: the tick is (C - R) / 256, a step of
+ * about 1/256 of C per T for every flow near the share, 4x the gate's, so
+ * that rates that a join or a halt left apart are evened out within tens
+ * of periods instead of hundreds; and POSSIBLY cuts R * (CE share) / 32
+ * of the period's packets, twice the gate's, to take that larger
+ * aggregate probe back before the queue reaches a halt.
+ */
+#define ACC_AIMD_TICK_PROBE_SHIFT	8
+#define ACC_AIMD_POSSIBLY_CUT_SHIFT	5
 /* A halt shorter than T / 8 drains nothing worth stopping for. */
 #define ACC_HALT_MIN_PERIOD_DIV		8
 /*
@@ -228,7 +253,7 @@ int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
 	    !rxe_cc_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
 	    !rxe_cc_in_range(p->beta0_ppm, 1, ACC_BETA_CAP) ||
 	    !rxe_cc_in_range(p->halt, 0, 1) ||
-	    !rxe_cc_in_range(p->gate, 0, 1))
+	    !rxe_cc_in_range(p->gate, 0, RXE_CC_ACC_GATE_AIMD))
 		return -RXE_CC_EINVAL;
 	return 0;
 }
@@ -645,7 +670,9 @@ static u32 tick_probe(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		return 0;
 	/* Per T of the period's length: periods of a slow flow are longer. */
 	len_ns = max(now_ns - st->cur.start_ns, p->period_ns);
-	step = max((cap - st->rate_bps) >> ACC_TICK_PROBE_SHIFT, 1ULL);
+	step = max((cap - st->rate_bps) >>
+		   (p->gate == RXE_CC_ACC_GATE_AIMD ? ACC_AIMD_TICK_PROBE_SHIFT :
+						      ACC_TICK_PROBE_SHIFT), 1ULL);
 	step = mul_u64_u64_div_u64(step, len_ns, p->period_ns);
 	st->rate_bps = clamp_rate(p, st->rate_bps + step);
 	st->stats.increases++;
@@ -699,6 +726,8 @@ increase:
 /*
  * With the gate, some CE below theta: R -= R * n_ce / (64 n_ack), more
  * bytes per second off a faster flow, and in proportion to the evidence.
+ * The AIMD probe counts the CE share in packets (an ACK may cover many)
+ * and cuts R * n_ce / (32 n_pkt).
  */
 static void possibly_cut(struct rxe_cc_acc *st,
 			 const struct rxe_cc_acc_params *p, u64 now_ns)
@@ -707,8 +736,15 @@ static void possibly_cut(struct rxe_cc_acc *st,
 
 	if (!p->gate || !st->share_bps)
 		return;
-	cut = mul_u64_u64_div_u64(st->rate_bps, st->cur.n_ce,
-				  (u64)st->cur.n_ack << ACC_POSSIBLY_CUT_SHIFT);
+	if (p->gate == RXE_CC_ACC_GATE_AIMD)
+		cut = mul_u64_u64_div_u64(st->rate_bps, st->cur.n_ce,
+					  max_t(u64, st->cur.n_pkt,
+						st->cur.n_ce) <<
+					  ACC_AIMD_POSSIBLY_CUT_SHIFT);
+	else
+		cut = mul_u64_u64_div_u64(st->rate_bps, st->cur.n_ce,
+					  (u64)st->cur.n_ack <<
+					  ACC_POSSIBLY_CUT_SHIFT);
 	st->rate_bps = clamp_rate(p, st->rate_bps - cut);
 	gate_restart(st, p, now_ns);
 }

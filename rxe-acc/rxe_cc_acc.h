@@ -38,8 +38,13 @@ struct rxe_cc_acc_params {
 	u32 p_thresh;		/* UE periods kept before halving, [1, 1000] */
 	u32 beta0_ppm;		/* first ramp gain, [1, ONE/2]; ONE/16 */
 	u32 halt;		/* 1: source halt; 0: never halt (ablation) */
-	u32 gate;		/* 1: gated probe; 0: ramp to C (the old rule) */
+	u32 gate;		/* RXE_CC_ACC_GATE_*: the increase rule */
 };
+
+/* acc_gate: the increase rule after the first halt (rxe_cc_acc.c). */
+#define RXE_CC_ACC_GATE_RAMP		0	/* ramp to C by beta_n */
+#define RXE_CC_ACC_GATE_PROBE		1	/* gated probe */
+#define RXE_CC_ACC_GATE_AIMD		2	/* gated probe, AIMD steps */
 
 /* How a period was classified. */
 enum rxe_cc_acc_class {

@@ -20,9 +20,9 @@ a single write().  The rule checked:
 A DCQCN rate knob in Mb/s (rpg_ai_rate, ...) and its twin in kb/s
 (rpg_ai_rate_kbps) are one value in two units: a write to one moves the
 other.  Some knobs take other values: cnp_dscp/ack_dscp are signed
-(kstrtos8: -1 means "the QP's own DSCP", else 0..63), and prio<N>_np,
-acc_halt and acc_gate take exactly 0 or 1; an accepted write must denote
-a value in that range.
+(kstrtos8: -1 means "the QP's own DSCP", else 0..63), prio<N>_np and
+acc_halt take exactly 0 or 1 and acc_gate 0, 1 or 2; an accepted write
+must denote a value in that range.
 
 --allow-erange lets a number too big for 64 bits fail with ERANGE (what
 kstrtou64 returns) instead of EINVAL.  Every knob is restored after its strings.  Prints one "# " line per
@@ -91,9 +91,12 @@ def knob_value(k, s):
     if k in ("cnp_dscp", "ack_dscp"):
         v = c_strtos64(s)
         return v if v is not None and -1 <= v <= 63 else None
-    if k.startswith("prio") and k.endswith("_np") or k in ("acc_halt", "acc_gate"):
+    if k.startswith("prio") and k.endswith("_np") or k == "acc_halt":
         v = c_strtou64(s)
         return v if v is not None and v <= 1 else None
+    if k == "acc_gate":
+        v = c_strtou64(s)
+        return v if v is not None and v <= 2 else None
     return c_strtou64(s)
 
 

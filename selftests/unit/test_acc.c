@@ -108,6 +108,8 @@ static void test_defaults_and_check(void **state)
 	BAD(p.period_ns = 999);
 	BAD(p.halt = 2);
 	GOOD(p.halt = 0);
+	GOOD(p.gate = RXE_CC_ACC_GATE_AIMD);
+	BAD(p.gate = RXE_CC_ACC_GATE_AIMD + 1);
 	BAD(p.period_ns = RXE_CC_ACC_MAX_PERIOD_NS + 1);
 	BAD(p.halt_max_ns = p.period_ns - 1);
 	BAD(p.halt_max_ns = NS_PER_SEC + 1);
@@ -575,21 +577,21 @@ static void test_gate_skips_short_halt(void **state)
  * share) / 64; a period with fewer than 4 ACKs runs on, up to 4 T, and
  * its tick counts every T it lasted.
  */
-static void test_gate_possibly_cut_and_long_periods(void **state)
+static void possibly_cut_and_long_periods(u32 gate, u64 cut_div,
+					 u32 tick_shift)
 {
 	struct rxe_cc_acc_params p;
 	struct rxe_cc_acc st;
 	struct rxe_cc_acc_ev ev;
 	u64 now, r, start;
 
-	(void)state;
 	setup_known_halt(&st, &p, &ev, &now);
-	p.gate = 1;
+	p.gate = gate;
 	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
 	r = st.rate_bps;
 	period_mixed(&st, &p, 10, 5, RXE_CC_MARK_CE, &ev);
 	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
-	assert_int_equal(st.rate_bps, r - r * 5 / (10 * 64));
+	assert_int_equal(st.rate_bps, r - r * 5 / (10 * cut_div));
 	/* Two clean ACKs in T: the period runs on to 4 T, then ticks 4x. */
 	r = st.rate_bps;
 	start = st.cur.start_ns;
@@ -603,7 +605,20 @@ static void test_gate_possibly_cut_and_long_periods(void **state)
 	}
 	rxe_cc_acc_on_timer(&st, &p, now, &ev);
 	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
-	assert_int_equal(st.rate_bps, r + 4 * ((LINE_BPS - r) >> 10));
+	assert_int_equal(st.rate_bps, r + 4 * ((LINE_BPS - r) >> tick_shift));
+}
+
+static void test_gate_possibly_cut_and_long_periods(void **state)
+{
+	(void)state;
+	possibly_cut_and_long_periods(RXE_CC_ACC_GATE_PROBE, 64, 10);
+}
+
+/* The AIMD probe: the same with a 2x deeper cut and a 4x larger tick. */
+static void test_aimd_possibly_cut_and_long_periods(void **state)
+{
+	(void)state;
+	possibly_cut_and_long_periods(RXE_CC_ACC_GATE_AIMD, 32, 8);
 }
 
 /* W set by the glue (no on_send): its growth counts as sent, R rises. */
@@ -1003,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_increase_after_halt_gate),
 		cmocka_unit_test(test_gate_skips_short_halt),
 		cmocka_unit_test(test_gate_possibly_cut_and_long_periods),
+		cmocka_unit_test(test_aimd_possibly_cut_and_long_periods),
 		cmocka_unit_test(test_gate_counts_sends_set_by_glue),
 		cmocka_unit_test(test_halt_ablation),
 		cmocka_unit_test(test_possibly_congested_holds),
