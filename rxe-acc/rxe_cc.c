@@ -185,6 +185,30 @@ int rxe_cc_algo_by_name(const char *buf)
 	return key;
 }
 
+/*
+ * Re-read the netdev's speed.  ethtool needs RTNL; @notifier says that
+ * the caller is a NETDEV_UP or NETDEV_CHANGE notifier, which on 6.15 and
+ * later also holds the instance lock of a device with locked ops.
+ */
+static void rxe_cc_read_speed(struct rxe_dev *rxe, bool notifier)
+{
+	struct ethtool_link_ksettings lks;
+	struct net_device *ndev;
+	int err;
+
+	ASSERT_RTNL();
+	ndev = rxe_cc_get_netdev(rxe);
+	if (!ndev)
+		return;
+	if (notifier)
+		err = rxe_cc_notifier_link_ksettings(ndev, &lks);
+	else
+		err = __ethtool_get_link_ksettings(ndev, &lks);
+	if (!err && lks.base.speed != SPEED_UNKNOWN && lks.base.speed)
+		WRITE_ONCE(rxe->cc.speed_mbps, lks.base.speed);
+	rxe_cc_put_netdev(ndev);
+}
+
 /* "none" and every registered algorithm, for the available knob. */
 int rxe_cc_algos_show(char *buf)
 {
@@ -224,7 +248,7 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
 
 	/* device creation runs in process context without RTNL */
 	rtnl_lock();
-	rxe_cc_netdev_event(rxe);
+	rxe_cc_read_speed(rxe, false);
 	rtnl_unlock();
 }
 
@@ -232,22 +256,13 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
  * rxe_cc_netdev_event - the netdev came up or changed: re-read its speed
  * @rxe: the device
  *
- * ethtool needs RTNL, which the netdev notifier holds; QPs read the speed
- * from here when they start, and never take RTNL themselves.
+ * Called from the NETDEV_UP and NETDEV_CHANGE notifier only (RTNL held;
+ * the instance lock too for a device with locked ops on 6.15+).  QPs read
+ * the speed from here when they start, and never take RTNL themselves.
  */
 void rxe_cc_netdev_event(struct rxe_dev *rxe)
 {
-	struct ethtool_link_ksettings lks;
-	struct net_device *ndev;
-
-	ASSERT_RTNL();
-	ndev = rxe_cc_get_netdev(rxe);
-	if (!ndev)
-		return;
-	if (!__ethtool_get_link_ksettings(ndev, &lks) &&
-	    lks.base.speed != SPEED_UNKNOWN && lks.base.speed)
-		WRITE_ONCE(rxe->cc.speed_mbps, lks.base.speed);
-	rxe_cc_put_netdev(ndev);
+	rxe_cc_read_speed(rxe, true);
 }
 
 /* The clock of every CC event (monotonic; read under the QP's lock). */

@@ -15,6 +15,10 @@
  *  - The netdev.  rxe->ndev is gone in 6.12.9 (the use-after-free fix);
  *    since then the device's netdev is a counted reference from
  *    ib_device_get_netdev(), NULL once the netdev is unregistering.
+ *  - The netdev instance lock (6.15).  For a device with locked ops,
+ *    NETDEV_UP and NETDEV_CHANGE run under dev->lock, which
+ *    __ethtool_get_link_ksettings() takes: a notifier calls the ethtool op
+ *    itself there (Documentation/networking/netdevices.rst).
  *  - hrtimer_setup() replaced hrtimer_init() plus a .function store in
  *    6.15; 6.13 already has it.
  *  - Trace events: since 6.10 __assign_str() takes only the field and
@@ -83,6 +87,30 @@ static inline void rxe_cc_put_netdev(struct net_device *ndev)
 {
 	dev_put(ndev);
 }
+
+/*
+ * The link settings of @ndev from a NETDEV_UP or NETDEV_CHANGE notifier
+ * (RTNL held, and since 6.15 the instance lock of a device with locked
+ * ops).
+ */
+#if RXE_CC_SINCE(6, 15, 0)
+#include <linux/ethtool.h>
+#include <net/netdev_lock.h>
+static inline int
+rxe_cc_notifier_link_ksettings(struct net_device *ndev,
+			       struct ethtool_link_ksettings *lks)
+{
+	if (!netdev_need_ops_lock(ndev))
+		return __ethtool_get_link_ksettings(ndev, lks);
+	netdev_assert_locked(ndev);
+	if (!ndev->ethtool_ops->get_link_ksettings)
+		return -EOPNOTSUPP;
+	memset(lks, 0, sizeof(*lks));
+	return ndev->ethtool_ops->get_link_ksettings(ndev, lks);
+}
+#else
+#define rxe_cc_notifier_link_ksettings __ethtool_get_link_ksettings
+#endif
 
 #if RXE_CC_SINCE(6, 13, 0)
 #define rxe_cc_hrtimer_setup(timer, fn, clock, mode) \
