@@ -310,13 +310,9 @@ const void *rxe_cc_qp_params(struct rxe_qp *qp)
  * before rxe_qp_do_cleanup() cancels them (rxe_cc_qp_stop()), and in that
  * window a callback must not schedule the QP's tasks: since 6.4 that
  * takes a reference, from zero (a refcount_t warning and a leaked QP).
- * A callback that finds the count at zero has nothing left to do.
+ * Both callbacks therefore start with rxe_get(): a callback that finds
+ * the count at zero has nothing left to do.
  */
-static bool rxe_cc_timer_get_qp(struct rxe_qp *qp)
-{
-	return rxe_get(qp);
-}
-
 static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 {
 	struct rxe_cc_qp *cc = container_of(t, struct rxe_cc_qp, pace_timer);
@@ -324,7 +320,7 @@ static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 	unsigned long flags;
 	u8 waiters;
 
-	if (!rxe_cc_timer_get_qp(qp))
+	if (!rxe_get(qp))
 		return HRTIMER_NORESTART;
 
 	spin_lock_irqsave(&cc->lock, flags);
@@ -349,7 +345,7 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 	unsigned long flags;
 	u64 now;
 
-	if (!rxe_cc_timer_get_qp(qp))
+	if (!rxe_get(qp))
 		return HRTIMER_NORESTART;
 
 	spin_lock_irqsave(&cc->lock, flags);

@@ -114,8 +114,6 @@ E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mb
 rv=$?
 
 # --- (a) ACC with TCD -------------------------------------------------------
-# median V...: the middle one of an odd count of values.
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 fig() { keyval "$d/figures.txt" "$1"; }
 hps=() devs=() qs=() uds=() uas=() pas=() done_runs=0 marks=()
 for k in "${!accs[@]}"; do

@@ -118,18 +118,17 @@ if [ $rd -eq 0 ]; then
 		awk -v a="$a" -v b="$b" 'BEGIN {f = (a + b) / 2; d = a - f; if (d < 0) d = -d
 			if (f <= 0) exit 1; printf "%.1f %.2f %.2f %.2f\n", 100 * d / f, a, b, f}'
 	}
-	runs=
+	sps=()
 	for n in dcqcn dcqcn-2 dcqcn-3; do
-		sp=$(spread "$n") || continue
-		set -- $sp  # spread, flow 0, flow 1, fair share
-		ktap_diag "dcqcn: run $n: flows $2 / $3 Mb/s, fair share $4, worse flow $1 % off, Jain $(get "$res/$n" jain), queue mean $(get "$res/$n" queue_mean_bytes | cut -d. -f1) B"
-		runs+="$1 $n"$'\n'
+		read -r sp a b f < <(spread "$n") || continue
+		ktap_diag "dcqcn: run $n: flows $a / $b Mb/s, fair share $f, worse flow $sp % off, Jain $(get "$res/$n" jain), queue mean $(get "$res/$n" queue_mean_bytes | cut -d. -f1) B"
+		sps+=("$sp")
 	done
-	nr=$(grep -c . <<<"$runs")
-	med=$(sort -n <<<"$runs" | grep . | sed -n "$(((nr + 1) / 2))p")
+	nr=${#sps[@]}
+	med=$(median "${sps[@]}")
 	ktap_diag "dcqcn: window $(f2 "$(get "$d" window_s)") s, util $(f2 "$(get "$d" utilisation)"), CE marks $(get "$d" ce_marks) (run dcqcn)"
-	ktap_check "dcqcn: both flows within +-20 % of the fair share, median of $nr runs (${med%% *} % off, run ${med#* })" \
-		eval '[ "$nr" -ge 2 ] && within "${med%% *}" 0 20'
+	ktap_check "dcqcn: both flows within +-20 % of the fair share, median of $nr runs ($med % off)" \
+		eval '[ "$nr" -ge 2 ] && within "$med" 0 20'
 	cs=$(hw "$d" np_cnp_sent) ch=$(hw "$d" rp_cnp_handled) ci=$(hw "$d" rp_cnp_ignored)
 	ktap_diag "dcqcn: np_cnp_sent $cs (rxe_h2), rp_cnp_handled $ch = $(hw "$d" rp_cnp_handled rxe_h0) + $(hw "$d" rp_cnp_handled rxe_h1), rp_cnp_ignored $ci, np_ecn_marked_roce_packets $(hw "$d" np_ecn_marked_roce_packets)"
 	ktap_check "dcqcn: CNPs sent ($cs) and handled ($ch, ignored $ci; handled + ignored within 2 % of sent)" \

@@ -10,6 +10,8 @@ lt() { awk -v x="$1" -v y="$2" 'BEGIN {exit !(x < y)}'; }
 within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN {exit !(x >= lo && x <= hi)}'; }
 # near X F PCT: |X - F| <= PCT % of F
 near() { awk -v x="$1" -v f="$2" -v p="$3" 'BEGIN {d = x - f; if (d < 0) d = -d; exit !(f > 0 && d <= p / 100 * f)}'; }
+# median V...: the middle one of an odd count of values.
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # keyval FILE KEY: the rest of FILE's first "KEY value..." line.
 keyval() { awk -v k="$2" '$1 == k {$1 = ""; sub(/^ /, ""); print; exit}' "$1"; }
 # hw DIR NAME [DEVS]: the sum of an rxe hw counter after the run.
