@@ -14,6 +14,8 @@
 #   make series  export netns and CC as upstream series (build/series-export)
 #   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
 #   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms)
+#   make check-deb  that package installed by DKMS on 6.1, 6.12 and 7.2 in
+#                the VM (~15 min)
 #   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
 #                kernel built from linux-source-6.1 (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
@@ -34,7 +36,8 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 export KVER
 
 .PHONY: all deps module tools check check-debug soak demo eval sim clean \
-	sim-full-smoke checkpatch check-series series check-32bit check-lab deb
+	sim-full-smoke checkpatch check-series series check-32bit check-lab deb \
+	check-deb
 
 SOAK_MIN ?= 30
 
@@ -108,6 +111,9 @@ check-32bit: build/.src-stamp
 
 deb:
 	./dkms/mkdeb
+
+check-deb: deb
+	./selftests/rxe/dkms-kernels
 
 clean:
 	-@test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1

@@ -7,7 +7,13 @@
 # modprobe finds it before the in-tree module; the module loaded is that
 # one; an rxe device comes up with acc among its algorithms; dpkg -r
 # takes the module away again.
-# Runs in the test VM: selftests/rxe/vm-suite --no-module dkms.sh DEB
+# A kernel of scripts/kernels with a Debian root of its own (6.12 on
+# trixie, 7.2 on sid; the runner links its modules dir) has its compiler,
+# headers and dkms only there: the package goes into that root as onto a
+# lab host of that release (dpkg in a chroot of it, on the guest's
+# writable overlay), while modprobe runs in the guest as always.
+# Runs in the test VM: selftests/rxe/vm-suite [--kver KVER] --no-module
+# dkms.sh DEB
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"
@@ -16,12 +22,26 @@ deb=${1:?usage: dkms.sh DEB}
 kver=$(uname -r)
 ktap_header "rxe-acc-dkms on $kver" 6
 
+# host: "" for the guest's own root, else the kernel's Debian root
+host=
+moddir=$(readlink -f "/lib/modules/$kver")
+if [ "$moddir" != "/lib/modules/$kver" ]; then
+	host=${moddir%/lib/modules/"$kver"}
+	host=${host%/usr}	# a merged-/usr root
+	for m in proc sys dev; do mount --bind "/$m" "$host/$m" || exit 1; done
+	trap 'umount "$host/proc" "$host/sys" "$host/dev" 2>/dev/null' EXIT
+	mkdir -p "$host/tmp" && cp "$deb" "$host/tmp/" || exit 1
+	deb=/tmp/$(basename "$deb")
+	ktap_diag "lab host: $(sed -n 's/^PRETTY_NAME=//p' "$host/etc/os-release") root $host"
+fi
+on_host() { if [ -n "$host" ]; then chroot "$host" "$@"; else "$@"; fi; }
+
 t0=$(date +%s)
-if dpkg -i "$deb" >"$OUT_DIR/dpkg-install.log" 2>&1; then
+if on_host dpkg -i "$deb" >"$OUT_DIR/dpkg-install.log" 2>&1; then
 	ktap_pass "dpkg -i $(basename "$deb") (DKMS build $(($(date +%s) - t0)) s)"
 else
 	sed 's/^/# /' "$OUT_DIR/dpkg-install.log" | tail -n 30
-	cat /var/lib/dkms/rxe-acc/*/build/make.log 2>/dev/null | tail -n 20 | sed 's/^/# /'
+	cat "$host"/var/lib/dkms/rxe-acc/*/build/make.log 2>/dev/null | tail -n 20 | sed 's/^/# /'
 	ktap_fail "dpkg -i $(basename "$deb")"
 	exit 1
 fi
@@ -50,7 +70,7 @@ ktap_check "cc/available lists acc" grep -qw acc <<<"$avail"
 
 rdma link delete rxe0 2>/dev/null
 modprobe -r rdma_rxe 2>/dev/null
-if dpkg -r rxe-acc-dkms >"$OUT_DIR/dpkg-remove.log" 2>&1 &&
+if on_host dpkg -r rxe-acc-dkms >"$OUT_DIR/dpkg-remove.log" 2>&1 &&
    [ ! -e "$path" ] && ! modinfo -n rdma_rxe 2>/dev/null | grep -q updates/dkms; then
 	ktap_pass "dpkg -r removes it; rdma_rxe is the in-tree module again"
 else
