@@ -54,20 +54,32 @@ cnt() { fault_counters rxe_b >"$work/$1"; }
 delta() { fault_counter_delta "$work/$1" "$work/$2" "$3"; }
 
 # phase_flows: fresh flows (a loaded TCG VM runs each phase for minutes),
-# one QP per algorithm on rxe_b, all in RTS.  (mixed.sh: these flows fail
-# on their own at times; a phase then sees fewer QPs.)
+# one QP per algorithm on rxe_b, all in RTS.  Each runs for an hour, until
+# the next phase kills it: no --run_infinitely, whose report every 5 s
+# makes perftest time itself, and on a loaded TCG host it cannot ("r^2 <
+# 0.9 ... Can't produce a report") and exits mid-phase.
 phase_flows() {
 	local i
 	[ ${#FAULT_FLOW_PIDS[@]} -gt 0 ] && kill "${FAULT_FLOW_PIDS[@]}" 2>/dev/null
 	fault_wait_flows 60
-	fault_three_flows 0 || return 1
+	rm -f "$work"/flow.*
+	FAULT_FLOW_LOG=$work/flow fault_three_flows 3600 || { flow_logs; return 1; }
 	for i in $(seq 120); do
 		[ "$(rdma res show qp link rxe_b/1 2>/dev/null | grep 'type RC' | grep -c 'state RTS')" -ge 3 ] && return 0
 		sleep 0.5
 	done
 	rdma res show qp link rxe_b/1 | sed 's/^/# not ready: /'
 	ps -eo pid,etime,args | grep '[i]b_write_bw' | sed 's/^/# not ready: /'
+	flow_logs
 	return 1
+}
+# flow_logs: what the perftest processes of the last phase_flows said
+flow_logs() {
+	local f
+	for f in "$work"/flow.*; do
+		[ -f "$f" ] || continue
+		grep -v '^[[:space:]]*$' "$f" | grep -v -- '---' | tail -n 8 | sed "s|^|# ${f##*/}: |"
+	done
 }
 phase_flows
 fault_qps rxe_b | sed 's/^/# rxe_b QP: /'
