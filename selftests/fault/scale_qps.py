@@ -3,22 +3,28 @@
 """scale_qps.py - many connected RC QPs on one device, traffic on a few.
 
     scale_qps.py --src DEV:GIDX --dst DEV:GIDX --qps N --active K
-                 [--seconds T] [--size BYTES] [--depth D]
+                 [--seconds T] [--size BYTES] [--depth D] [--rounds R]
 
-Creates N RC QPs on the source device, each connected to its own QP on the
-destination device (pyverbs, no connection manager), all brought to RTS so
-that each one starts its congestion control.  Then posts RDMA WRITEs of
-SIZE bytes on the first K QPs, D in flight per QP, for T seconds.
+Creates K RC QPs on the source device, each connected to its own QP on the
+destination device (pyverbs, no connection manager), and posts RDMA WRITEs
+of SIZE bytes on them, D in flight per QP, for T seconds: the "alone"
+figure.  Then adds N - K connected QPs, all brought to RTS so that each
+one starts its congestion control, and runs the same K QPs again: the
+"many" figure; then destroys the N - K again.  R rounds of this
+alternation, in one process with the same K QPs, so that the ratio many
+÷ alone is not a drift of the host between two runs.
 
-Prints one JSON object: QPs, kernel memory before and after the QPs
+Prints one JSON object: QPs, kernel memory before and after the extra QPs
 (/proc/meminfo Slab + VmallocUsed, kB; and the objects of the kmalloc
-caches per QP, from /proc/slabinfo), idle CPU ticks per second before
-and with the QPs, and the WRITE throughput of the active QPs (Mb/s), with
-the per-QP spread.
+caches per QP, from /proc/slabinfo), idle CPU ticks per second with K and
+with N QPs, the WRITE throughput of the active QPs (Mb/s) alone and with
+the many per round, the per-QP spread, and the median ratio.
 """
+
 
 import argparse
 import json
+import statistics
 import time
 
 import pyverbs.enums as e
@@ -71,15 +77,21 @@ def idle_cost(seconds):
     return (busy_ticks() - t0) / seconds
 
 
+ACCESS = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE
+
+
 class Side:
-    def __init__(self, spec, n, buf_bytes, access):
+    def __init__(self, spec, buf_bytes):
         name, gidx = spec.split(":")
         self.ctx = Context(name=name)
         self.gidx = int(gidx)
         self.gid = self.ctx.query_gid(PORT, self.gidx)
         self.pd = PD(self.ctx)
         self.cq = CQ(self.ctx, 4096)
-        self.mr = MR(self.pd, buf_bytes, access)
+        self.mr = MR(self.pd, buf_bytes, ACCESS)
+        self.qps = []
+
+    def add(self, n):
         cap = QPCap(max_send_wr=16, max_recv_wr=1, max_send_sge=1,
                     max_recv_sge=1)
         init = QPInitAttr(qp_type=e.IBV_QPT_RC, scq=self.cq, rcq=self.cq,
@@ -87,13 +99,18 @@ class Side:
         # Given a QPAttr, pyverbs takes the QP to INIT at once: the access
         # flags must be in it (to_rts() does not redo INIT).
         qa = QPAttr(port_num=PORT)
-        qa.qp_access_flags = e.IBV_ACCESS_REMOTE_WRITE | e.IBV_ACCESS_LOCAL_WRITE
-        self.qps = [QP(self.pd, init, qa) for _ in range(n)]
+        qa.qp_access_flags = ACCESS
+        self.qps += [QP(self.pd, init, qa) for _ in range(n)]
 
-    def connect(self, peer):
-        for mine, theirs in zip(self.qps, peer.qps):
+    def drop(self, keep):
+        for qp in self.qps[keep:]:
+            qp.close()
+        del self.qps[keep:]
+
+    def connect(self, peer, first):
+        for mine, theirs in zip(self.qps[first:], peer.qps[first:]):
             a = QPAttr(port_num=PORT)
-            a.qp_access_flags = e.IBV_ACCESS_REMOTE_WRITE | e.IBV_ACCESS_LOCAL_WRITE
+            a.qp_access_flags = ACCESS
             a.path_mtu = e.IBV_MTU_1024
             a.dest_qp_num = theirs.qp_num
             a.rq_psn = 0
@@ -107,6 +124,15 @@ class Side:
             gr = GlobalRoute(dgid=peer.gid, sgid_index=self.gidx)
             a.ah_attr = AHAttr(port_num=PORT, is_global=1, gr=gr)
             mine.to_rts(a)
+
+
+def grow(src, dst, n):
+    """Both sides to n connected QP pairs (from however many they have)."""
+    first = len(src.qps)
+    dst.add(n - first)
+    src.add(n - first)
+    dst.connect(src, first)
+    src.connect(dst, first)
 
 
 def run_traffic(src, dst, active, seconds, size, depth):
@@ -161,40 +187,70 @@ def main():
     p.add_argument("--seconds", type=float, default=10)
     p.add_argument("--size", type=int, default=65536)
     p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--rounds", type=int, default=2)
     a = p.parse_args()
+    k = min(a.active, a.qps)
 
-    cpu0 = idle_cost(3)
-    mem0 = meminfo_kb()
-    slab0 = slab_objs()
-    t0 = time.monotonic()
-    acc = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE
-    dst = Side(a.dst, a.qps, a.size, acc)
-    src = Side(a.src, a.qps, a.size, acc)
-    dst.connect(src)
-    src.connect(dst)
-    setup_s = time.monotonic() - t0
+    dst = Side(a.dst, a.size)
+    src = Side(a.src, a.size)
+    grow(src, dst, k)
     time.sleep(1)
-    mem1 = meminfo_kb()
-    slab1 = slab_objs()
-    cpu1 = idle_cost(3)
-    per_qp, errors, statuses = run_traffic(src, dst, min(a.active, a.qps), a.seconds,
-                                 a.size, a.depth)
-    total = sum(per_qp)
-    print(json.dumps({
-        "qps": a.qps, "active": a.active,
-        "setup_s": round(setup_s, 2),
-        "kmem_kb_before": mem0, "kmem_kb_after": mem1,
-        "kmem_bytes_per_qp_pair": round((mem1 - mem0) * 1024 / a.qps),
-        # both ends are on this host: 2 QPs per pair
-        "slab_objs_per_qp": {c: round((slab1[c] - slab0[c]) / (2 * a.qps), 3)
-                             for c in SLAB_CACHES if c in slab0 and c in slab1},
-        "idle_busy_ticks_per_s_before": round(cpu0, 1),
-        "idle_busy_ticks_per_s_with_qps": round(cpu1, 1),
-        "active_mbps_total": round(total, 2),
-        "active_mbps_min": round(min(per_qp), 2) if per_qp else 0,
-        "active_mbps_max": round(max(per_qp), 2) if per_qp else 0,
-        "wc_errors": errors,
-        "wc_error_status": {str(k): v for k, v in statuses.items()}}))
+    cpu_few = idle_cost(3)
+    alone, many, spread = [], [], []
+    errors, statuses = 0, {}
+
+    def traffic(into):
+        nonlocal errors
+        per_qp, err, st = run_traffic(src, dst, k, a.seconds, a.size, a.depth)
+        errors += err
+        for code, c in st.items():
+            statuses[code] = statuses.get(code, 0) + c
+        into.append(sum(per_qp))
+        if per_qp:
+            spread.append((min(per_qp), max(per_qp)))
+
+    setup_s = mem0 = mem1 = slab0 = slab1 = cpu_many = None
+    for r in range(a.rounds):
+        traffic(alone)
+        if a.qps == k:
+            continue
+        m0, s0, t0 = meminfo_kb(), slab_objs(), time.monotonic()
+        grow(src, dst, a.qps)
+        t1 = time.monotonic() - t0
+        time.sleep(1)
+        m1, s1 = meminfo_kb(), slab_objs()
+        if r == 0:
+            setup_s, mem0, mem1, slab0, slab1 = t1, m0, m1, s0, s1
+            cpu_many = idle_cost(3)
+        traffic(many)
+        src.drop(k)
+        dst.drop(k)
+    traffic(alone)
+
+    out = {"qps": a.qps, "active": k, "rounds": a.rounds,
+           "idle_busy_ticks_per_s_with_active": round(cpu_few, 1),
+           "active_mbps_alone": [round(x, 2) for x in alone],
+           "active_mbps_many": [round(x, 2) for x in many],
+           "active_mbps_min": round(min(x for x, _ in spread), 2) if spread else 0,
+           "active_mbps_max": round(max(x for _, x in spread), 2) if spread else 0,
+           "wc_errors": errors,
+           "wc_error_status": {str(c): v for c, v in statuses.items()}}
+    if many:
+        extra = a.qps - k
+        # many[i] lies between alone[i] and alone[i + 1]
+        ratios = [m / ((alone[i] + alone[i + 1]) / 2) if alone[i] + alone[i + 1] else 0
+                  for i, m in enumerate(many)]
+        out.update({
+            "setup_s": round(setup_s, 2),
+            "kmem_kb_before": mem0, "kmem_kb_after": mem1,
+            # both ends are on this host: 2 QPs per pair
+            "kmem_bytes_per_qp_pair": round((mem1 - mem0) * 1024 / extra),
+            "slab_objs_per_qp": {c: round((slab1[c] - slab0[c]) / (2 * extra), 3)
+                                 for c in SLAB_CACHES if c in slab0 and c in slab1},
+            "idle_busy_ticks_per_s_with_qps": round(cpu_many, 1),
+            "many_over_alone": [round(x, 3) for x in ratios],
+            "many_over_alone_median": round(statistics.median(ratios), 3)})
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":
