@@ -254,8 +254,13 @@ ns_cycle() {
 # process inside the namespace would keep it alive: nothing to tear down.)  The
 # device must go at once, another namespace's whole life must not take
 # longer meanwhile, the holder's mappings keep the module pinned until it
-# exits, and the kernel never reports a netdev waiting for its users.
+# exits, and the kernel never reports a netdev waiting for its users: the
+# holder lives on past the kernel's warning time (netdev_unregister_timeout_secs,
+# RXE_NETDEV_WAIT_S: 10 s as the kernel's default; the debug kernel tears a
+# device down about 20 times slower and sets more).
 HELD_MAX_MS=20000	# TCG VM; ~1 s expected
+NETDEV_WAIT_S=${RXE_NETDEV_WAIT_S:-10}
+sysctl -qw net.core.netdev_unregister_timeout_secs="$NETDEV_WAIT_S"
 held_case() {
 	local gid pid base other gone_ms rc0 rc_held rc_after t0 i tmp cyc
 	rc0=$(mod_refcnt)
@@ -288,6 +293,9 @@ held_case() {
 	wait "$cyc" || { ktap_diag "another namespace stalled"; return 1; }
 	other=$(cat "$tmp")
 	rm -f "$tmp"
+	while [ $(($(now_ms) - t0)) -lt $(((NETDEV_WAIT_S + 2) * 1000)) ]; do
+		sleep 0.5
+	done
 	kill -0 "$pid" || { ktap_diag "the holder died"; return 1; }
 	rc_held=$(mod_refcnt)
 	kill "$pid"
@@ -313,10 +321,29 @@ ktap_check "a held device does not hold up namespace teardown" held_case
 # namespace (sharing its sockets), and whole namespaces created and deleted,
 # half of them with "rdma link delete" racing the namespace deletion.
 CHURN_ROUNDS=12
+
+# churn_wait DIR PROGRESS STALL: wait until the three loops have written
+# their results to DIR; fail if none of them finishes a round (a line in
+# PROGRESS) for STALL seconds.
+churn_wait() {
+	local dir=$1 progress=$2 stall=$3 t0=$SECONDS last=$SECONDS seen=0 n
+	while [ "$(ls "$dir" | wc -l)" -lt 3 ]; do
+		n=$(wc -l <"$progress")
+		[ "$n" != "$seen" ] && seen=$n last=$SECONDS
+		if [ $((SECONDS - last)) -ge "$stall" ]; then
+			ktap_diag "churn: no round ended in $stall s ($seen of $((3 * CHURN_ROUNDS)) done)"
+			return 1
+		fi
+		sleep 0.2
+	done
+	ktap_diag "churn: $((3 * CHURN_ROUNDS)) rounds in $((SECONDS - t0)) s"
+}
+
 churn_case() {
-	local rc0 dir i n f fails=0 left
+	local rc0 dir progress i n f fails=0 left
 	rc0=$(mod_refcnt)
 	dir=$(mktemp -d)
+	progress=$(mktemp)
 	ip netns add rxk && RXE_NETNS+=(rxk) || return 1
 	for i in 1 2; do
 		ip -n rxk link add "dmk$i" type dummy &&
@@ -330,6 +357,7 @@ churn_case() {
 				ip netns exec rxk rdma link add "rxe_k$i" type rxe \
 					netdev "dmk$i" || n=$((n + 1))
 				rdma link delete "rxe_k$i" || n=$((n + 1))
+				echo >>"$progress"
 			done
 			echo "$n" >"$dir/k$i"
 		) &
@@ -346,12 +374,16 @@ churn_case() {
 				rdma link delete "rxe_n$i" 2>/dev/null &
 			fi
 			ip netns delete "rxn$i" || n=$((n + 1))
+			echo >>"$progress"
 		done
 		wait
 		echo "$n" >"$dir/n"
 	) &
-	timeout 300 bash -c "while [ \$(ls $dir | wc -l) -lt 3 ]; do sleep 0.2; done" ||
-		{ ktap_diag "churn did not finish in 300 s"; return 1; }
+	# A hang is a round that does not end, not a slow kernel: a debug
+	# kernel takes about a minute per round where a normal one takes
+	# seconds.
+	churn_wait "$dir" "$progress" 180 || return 1
+	rm -f "$progress"
 	for f in "$dir"/*; do
 		fails=$((fails + $(cat "$f")))
 	done
@@ -360,7 +392,7 @@ churn_case() {
 	for i in $(seq "$CHURN_ROUNDS"); do
 		left+=("rxe_n$i")
 	done
-	wait_gone 60 rxe_k1 rxe_k2 "${left[@]}" || return 1
+	wait_gone 180 rxe_k1 rxe_k2 "${left[@]}" || return 1
 	sleep 0.5
 	ktap_diag "churn: $fails failed command(s); 4791 sockets in rxk" \
 		"$(ss_4791 rxk), rxc $(ss_4791 rxc); module refcnt" \
