@@ -80,6 +80,7 @@ check-debug: all
 	./selftests/fault/check-debug
 
 soak: all
+	$(MAKE) -s -C selftests/verbs
 	./selftests/rxe/vm-suite --timeout $$(( $(SOAK_MIN) * 60 + 900 )) ../fault/soak.sh $(SOAK_MIN)
 
 demo: all

@@ -13,7 +13,9 @@
 #                               while WHAT runs; status 1 on timeout/exit
 #   mix_end                     SIGUSR1 to the client (ends its hold),
 #                               then the exit status of both:
-#                               MIX_CLI_RC, MIX_SRV_RC
+#                               MIX_CLI_RC, MIX_SRV_RC; both outputs
+#                               as diagnostics, with MIX_QUIET=1 only
+#                               when one of them failed
 #   mix_field WHAT KEY          the value of KEY=... in WHAT's output
 
 MIX_BIN=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/verbs/rc-mix
@@ -95,6 +97,8 @@ mix_end() {
 		kill "$MIX_SRV_PID" 2>/dev/null
 	wait "$MIX_SRV_PID"
 	MIX_SRV_RC=$?
+	[ "${MIX_QUIET:-0}" = 1 ] && [ "$MIX_CLI_RC" = 0 ] && [ "$MIX_SRV_RC" = 0 ] &&
+		return
 	sed 's/^/# srv: /' "$MIX_DIR/mix-srv.log"
 	sed 's/^/# cli: /' "$MIX_DIR/mix-cli.log"
 }
