@@ -35,7 +35,8 @@ shift
 faults=("$@")
 [ ${#faults[@]} -eq 0 ] &&
 	faults=(qp-destroy kill9 link-delete netdev-del netns-del link-flap knobs rmmod)
-module=$(cd "$here/../.." && pwd)/build/rdma_rxe.ko
+# the module the VM loaded (the debug lane's is not build/rdma_rxe.ko)
+module=${RXE_MODULE:-$(cd "$here/../.." && pwd)/build/rdma_rxe.ko}
 trap 'fault_kill_flows; rxe_cleanup' EXIT
 rxe_dmesg_clean >/dev/null
 
