@@ -27,22 +27,24 @@ fault_three_setup() {
 		{ fault_both algorithm none && fault_both prio3_algorithm none; }
 }
 
-# fault_flow PORT TCLASS SECONDS [perftest args]: ib_write_bw rxb -> rxa
-# in the background for SECONDS (0: until killed); appends the two PIDs to FAULT_FLOW_PIDS.
+# fault_flow PORT TCLASS SECONDS [perftest args]: ib_write_bw (or
+# FAULT_FLOW_TOOL) rxb -> rxa in the background for SECONDS (0: until
+# killed); appends the two PIDs to FAULT_FLOW_PIDS, server first.
 # With FAULT_FLOW_LOG=PATH the outputs go to PATH.{s,c}PORT.
 FAULT_FLOW_PIDS=()
 fault_flow() {
 	local port=$1 tc=$2 secs=$3 sgid cgid slog=/dev/null clog=/dev/null
+	local tool=${FAULT_FLOW_TOOL:-ib_write_bw}
 	shift 3
 	local dur=(-D "$secs") t=$((secs + 60))
 	[ -n "${FAULT_FLOW_LOG:-}" ] && slog=$FAULT_FLOW_LOG.s$port clog=$FAULT_FLOW_LOG.c$port
 	[ "$secs" = 0 ] && dur=(--run_infinitely -D 5) t=1800
 	sgid=$(rxe_gid_index rxe_a 10.10.0.1) && cgid=$(rxe_gid_index rxe_b 10.10.0.2) || return 1
-	ip netns exec rxa timeout "$t" ib_write_bw -d rxe_a -x "$sgid" -p "$port" \
+	ip netns exec rxa timeout "$t" "$tool" -d rxe_a -x "$sgid" -p "$port" \
 		--tclass "$tc" "${dur[@]}" -s 65536 "$@" >"$slog" 2>&1 &
 	FAULT_FLOW_PIDS+=($!)
 	rxe_wait_listen rxa "$port" 30 || return 1
-	ip netns exec rxb timeout "$t" ib_write_bw -d rxe_b -x "$cgid" -p "$port" \
+	ip netns exec rxb timeout "$t" "$tool" -d rxe_b -x "$cgid" -p "$port" \
 		--tclass "$tc" "${dur[@]}" -s 65536 "$@" 10.10.0.1 >"$clog" 2>&1 &
 	FAULT_FLOW_PIDS+=($!)
 	RXE_PIDS+=("${FAULT_FLOW_PIDS[@]: -2}")

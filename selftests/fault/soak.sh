@@ -48,17 +48,14 @@ iter=0 flows=0 failed=0
 # Each perftest process's output, by PID, for the failures.
 declare -A FLOW_LOG
 flow() { # TOOL PORT TCLASS SECONDS
-	local sgid cgid log=$MIX_DIR/$1.$2
-	sgid=$(rxe_gid_index rxe_a 10.10.0.1) && cgid=$(rxe_gid_index rxe_b 10.10.0.2) || return 1
-	ip netns exec rxa timeout $(($4 + 60)) "$1" -d rxe_a -x "$sgid" -p "$2" --tclass "$3" \
-		-D "$4" -s 65536 >"$log.s" 2>&1 &
-	FAULT_FLOW_PIDS+=($!)
-	FLOW_LOG[$!]=$log.s
-	rxe_wait_listen rxa "$2" 30 || return 1
-	ip netns exec rxb timeout $(($4 + 60)) "$1" -d rxe_b -x "$cgid" -p "$2" --tclass "$3" \
-		-D "$4" -s 65536 10.10.0.1 >"$log.c" 2>&1 &
-	FAULT_FLOW_PIDS+=($!)
-	FLOW_LOG[$!]=$log.c
+	local n0=${#FAULT_FLOW_PIDS[@]} rc side=s p
+	FAULT_FLOW_TOOL=$1 FAULT_FLOW_LOG=$MIX_DIR/$1 fault_flow "$2" "$3" "$4"
+	rc=$?
+	for p in "${FAULT_FLOW_PIDS[@]:n0}"; do	# server, then client
+		FLOW_LOG[$p]=$MIX_DIR/$1.$side$2
+		side=c
+	done
+	return $rc
 }
 # flow_failed PID: count a perftest process that exited non-zero.  One
 # that only could not time itself at the end (its r^2 check of the CPU
@@ -67,8 +64,10 @@ flow() { # TOOL PORT TCLASS SECONDS
 untimed=0
 flow_failed() {
 	local log=${FLOW_LOG[$1]} peer
-	peer=${log%.?}.s
-	[ "$peer" = "$log" ] && peer=${log%.?}.c
+	case "${log##*/}" in	# TOOL.sPORT and TOOL.cPORT
+	*.s*) peer=${log%.s*}.c${log##*.s} ;;
+	*) peer=${log%.c*}.s${log##*.c} ;;
+	esac
 	if grep -q "Can't produce a report" "$log" "$peer" 2>/dev/null; then
 		untimed=$((untimed + 1))
 		echo "# round $iter: ${log##*/}: perftest could not time itself (or its peer)"
@@ -107,9 +106,7 @@ mix_round_end() {
 		fi
 	fi
 	mix_end
-	if ! grep -q "^rc-mix: verified" "$MIX_DIR/mix-cli.log" ||
-		! grep -q "^rc-mix: server verified" "$MIX_DIR/mix-srv.log" ||
-		[ "$MIX_CLI_RC" != 0 ] || [ "$MIX_SRV_RC" != 0 ]; then
+	if ! mix_verified; then
 		mix_bad=$((mix_bad + 1))
 		echo "# round $iter: rc-mix not verified"
 	fi

@@ -16,6 +16,8 @@
 #                               MIX_CLI_RC, MIX_SRV_RC; both outputs
 #                               as diagnostics, with MIX_QUIET=1 only
 #                               when one of them failed
+#   mix_verified                after mix_end: both ends verified the
+#                               data and exited 0
 #   mix_field WHAT KEY          the value of KEY=... in WHAT's output
 
 MIX_BIN=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/verbs/rc-mix
@@ -101,6 +103,12 @@ mix_end() {
 		return
 	sed 's/^/# srv: /' "$MIX_DIR/mix-srv.log"
 	sed 's/^/# cli: /' "$MIX_DIR/mix-cli.log"
+}
+
+mix_verified() {
+	grep -q "^rc-mix: verified" "$MIX_DIR/mix-cli.log" &&
+		grep -q "^rc-mix: server verified" "$MIX_DIR/mix-srv.log" &&
+		[ "$MIX_CLI_RC" = 0 ] && [ "$MIX_SRV_RC" = 0 ]
 }
 
 mix_field() {

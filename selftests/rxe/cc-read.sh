@@ -59,9 +59,7 @@ mix_case() {
 	fi
 	mix_end
 	mtu=$(mix_field cli path_mtu) pkts=$(mix_field cli max_outstanding_packets)
-	grep -q "^rc-mix: verified" "$MIX_DIR/mix-cli.log" &&
-		grep -q "^rc-mix: server verified" "$MIX_DIR/mix-srv.log" &&
-		[ "$MIX_CLI_RC" = 0 ] && [ "$MIX_SRV_RC" = 0 ] && verified=1
+	mix_verified && verified=1
 	ktap_check "$algo: READs and WRITEs verified on both ends (path MTU ${mtu:-?}, work of up to ${pkts:-?} packets outstanding)" \
 		test "$verified" = 1 -a "${mtu:-0}" = 256 -a "${pkts:-0}" -gt 1024
 	ktap_check "$algo: idle QPs run $algo with drv_cc_inflight_bytes 0" test $idle = 0
