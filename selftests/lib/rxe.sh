@@ -26,9 +26,13 @@ rxe_dmesg_clean() {
 }
 
 rxe_cleanup() {
-	local p l n
+	local p l n live
+	# Only the ones still among this shell's jobs: a process that was
+	# waited for is gone, and over a long run (soak, lifecycle) its PID
+	# may be some other process's by now.
+	live=" $(jobs -p | tr '\n' ' ') "
 	for p in "${RXE_PIDS[@]}"; do
-		kill "$p" 2>/dev/null
+		[[ $live == *" $p "* ]] && kill "$p" 2>/dev/null
 	done
 	for p in "${RXE_PIDS[@]}"; do
 		wait "$p" 2>/dev/null
