@@ -508,7 +508,13 @@ def onset_metrics(m, cum, spans, qs, ev, period_ms, band):
     t_on = O.trace_onset(ev)
     if t_on is not None:
         m['trace_onset_s'] = t_on
-        m['halts_per_s'] = O.halts_per_s(ev, t_on, t_on + (end - onset) / 1e9)
+        t_end = t_on + (end - onset) / 1e9
+        m['halts_per_s'] = O.halts_per_s(ev, t_on, t_end)
+        if m['halts_per_s'] is not None:
+            m['halts_per_s_flow'] = m['halts_per_s'] / len(live)
+        within = O.trace_within(ev, t_on, t_end, fair, band)
+        if within:
+            m['trace_within_share'] = sum(within.values()) / len(within)
 
 
 ONSET_BEFORE, ONSET_AFTER = 5, 30   # periods shown around the onset

@@ -16,7 +16,13 @@ it, in nanoseconds and in periods T (the test bed's RTT, eval/scaling.py).
   * spread: the 5th and 95th percentiles of every flow's window rates over
     the all-active window, divided by the fair share;
   * halts per second: rxe_cc_halt events of the flows after the onset per
-    second of the all-active window.
+    second of the all-active window (all flows, and per flow);
+  * paced rate within the band (the trace): for each QP, the share of the
+    time from the end of its first halt after the onset to the end of the
+    all-active window during which its paced rate R (0 while halted) is
+    within +-band of the fair share; the mean over the QPs.  R is what the
+    algorithm asks for: it shows the rule's own stability, free of the
+    window noise of the rates measured at the switch.
 """
 from stats import interp, percentile
 
@@ -87,6 +93,32 @@ def halts_per_s(events, t_from_s, t_to_s):
     n = sum(1 for t, name, _ in events
             if name == 'rxe_cc_halt' and t_from_s <= t < t_to_s)
     return n / (t_to_s - t_from_s)
+
+
+def trace_within(events, t_from_s, t_to_s, fair_bps, band=0.10):
+    """Per QP (dev, qpn) that ended a halt in [t_from_s, t_to_s): the share
+    of [its first halt end, t_to_s) with its paced rate within +-band *
+    fair_bps.  {} when no QP halted."""
+    firsts = {}
+    for t, name, kv in events:
+        if name == 'rxe_cc_halt_end' and t_from_s <= t < t_to_s:
+            firsts.setdefault((kv.get('dev', ''), kv.get('qpn', kv.get('qp', 0))), t)
+    rates = trace_rates(events, t_from_s, t_to_s)
+    out = {}
+    for key, t0 in firsts.items():
+        pts = [p for p in rates.get(key, []) if p[0] < t_to_s]
+        steps = pts + [(t_to_s, 0.0)]
+        inside = total = 0.0
+        for (ta, r), (tb, _) in zip(steps, steps[1:]):
+            a, b = max(ta, t0), min(tb, t_to_s)
+            if b <= a:
+                continue
+            total += b - a
+            if abs(r - fair_bps) <= band * fair_bps:
+                inside += b - a
+        if total > 0:
+            out[key] = inside / total
+    return out
 
 
 def trace_rates(events, t_from_s, t_to_s):

@@ -20,6 +20,8 @@ COLS = [  # (header, key, format, scale)
     ('then within ±10 %', 'within_share', '%.2f', 1),
     ('spread p5-p95', 'spread', None, None),
     ('halts/s', 'halts_per_s', '%.1f', 1),
+    ('halts/s per flow', 'halts_per_s_flow', '%.1f', 1),
+    ('R within ±10 % (trace)', 'trace_within_share', '%.2f', 1),
     ('q mean KB', 'queue_active_mean_bytes', '%.1f', 1e-3),
     ('q p99 KB', 'queue_p99_bytes', '%.1f', 1e-3),
     ('q peak KB', 'queue_peak_bytes', '%.1f', 1e-3),
@@ -41,7 +43,8 @@ COLS = [  # (header, key, format, scale)
 ]
 # The headline columns (the report's table and `brief`).
 HEADLINE = ['flows_window', 'utilisation', 'jain', 'converge_ms',
-            'converge_periods', 'within_share', 'spread', 'halts_per_s',
+            'converge_periods', 'within_share', 'trace_within_share', 'spread',
+            'halts_per_s_flow',
             'queue_active_mean_bytes', 'queue_p99_bytes', 'pfc_tx', 'paused_s']
 RATIO_KEYS = ['utilisation', 'converge_ms', 'within_share',
               'queue_active_mean_bytes', 'queue_p99_bytes', 'pfc_tx',
@@ -99,10 +102,12 @@ def brief(path):
     print('flows Mb/s all-active [%s] perftest [%s]; bottleneck %s Mb/s of %s (util %s)'
           % (m['flows_window'], m['flows_perftest'], fmt(m, 'bottleneck_mbps', '%.1f', 1),
              fmt(m, 'line_rate_mbps', '%.0f', 1), fmt(m, 'utilisation', '%.3f', 1)))
-    print('Jain %s, converge %s ms (%s T), then within %s, spread %s, halts/s %s'
+    print('Jain %s, converge %s ms (%s T), then within %s, spread %s, halts/s per flow %s,'
+          ' paced rate within %s (trace)'
           % (fmt(m, 'jain', '%.3f', 1), fmt(m, 'converge_ms', '%.0f', 1),
              fmt(m, 'converge_periods', '%.1f', 1), fmt(m, 'within_share', '%.2f', 1),
-             fmt(m, 'spread', None, None), fmt(m, 'halts_per_s', '%.1f', 1)))
+             fmt(m, 'spread', None, None), fmt(m, 'halts_per_s_flow', '%.1f', 1),
+             fmt(m, 'trace_within_share', '%.2f', 1)))
     print('queue mean %s KB p99 %s KB peak %s KB, PFC %s frames, paused %s s, drops %s'
           % (fmt(m, 'queue_active_mean_bytes', '%.1f', 1e-3), fmt(m, 'queue_p99_bytes', '%.1f', 1e-3),
              fmt(m, 'queue_peak_bytes', '%.1f', 1e-3),

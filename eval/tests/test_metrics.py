@@ -120,6 +120,28 @@ def trace_onset_halts_and_rates():
 
 
 @case
+def trace_within_from_first_halt_end():
+    q0, q1 = {'dev': 'rxe_h0', 'qpn': 17}, {'dev': 'rxe_h1', 'qpn': 17}
+    ev = [(0.0, 'rxe_cc_first_send', dict(q0, rate_bps=20e6)),
+          (1.0, 'rxe_cc_halt', q0),
+          (1.5, 'rxe_cc_halt_end', dict(q0, rate_bps=10e6)),
+          (2.5, 'rxe_cc_rate', dict(q0, new_bps=11.5e6)),
+          (3.0, 'rxe_cc_halt', q0),
+          (3.5, 'rxe_cc_halt_end', dict(q0, rate_bps=9.5e6)),
+          (0.5, 'rxe_cc_first_send', dict(q1, rate_bps=20e6)),
+          (4.0, 'rxe_cc_halt', {'dev': 'rxe_h2', 'qpn': 1})]
+    ev.sort(key=lambda e: e[0])
+    # h0 from its first halt end (1.5 s) to 5.5 s: 10 Mb/s for 1 s, 11.5
+    # (out) 0.5 s, halted 0.5 s, 9.5 for 2 s: 3 of 4 s within 10 %.  h1
+    # never halted: not counted; neither is a halt end before t_from.
+    w = O.trace_within(ev, 0.5, 5.5, 10e6)
+    assert list(w) == [('rxe_h0', 17)] and close(w[('rxe_h0', 17)], 0.75)
+    # From 2 s the first halt end is 3.5 s: 9.5 Mb/s to the end.
+    assert close(O.trace_within(ev, 2.0, 5.5, 10e6)[('rxe_h0', 17)], 1.0)
+    assert O.trace_within(ev, 0.5, 1.2, 10e6) == {}
+
+
+@case
 def scaling_rule_by_hand():
     # mlx5 at 25 Gb/s, 40 us -> 20 Mb/s, 4 ms: k_t 100, k_r 0.0008, k_b 0.08
     k_t, k_r, k_b = S.factors('mlx5')
