@@ -64,9 +64,10 @@
  * decrease, which evens rates out.  A flow left alone ramps after three
  * windows.
  *
- * acc_gate selects the rule after the first halt: 0 the ramp to C, 1 the
- * gated probe above, 2 the AIMD probe: the gated probe with a tick four
- * times larger and a POSSIBLY cut twice as deep.  Under FIFO every CE
+ * acc_gate selects the rule after the first halt: 2, the default, the
+ * AIMD probe: the gated probe above with a tick four times larger and a
+ * POSSIBLY cut twice as deep; 1 the gated probe; 0 the ramp to C (the
+ * rule before November 2026, kept for comparison).  Under FIFO every CE
  * share and every r is proportional to the flow's rate, so only the
  * equal additive step against the proportional cuts evens rates out, and
  * it does so at a relative speed of about N * step / C per T: with N
@@ -218,7 +219,7 @@ void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
 		.p_thresh = ACC_DEF_P_THRESH,
 		.beta0_ppm = ACC_DEF_BETA0_PPM,
 		.halt = 1,
-		.gate = 0,
+		.gate = RXE_CC_ACC_GATE_AIMD,
 	};
 }
 

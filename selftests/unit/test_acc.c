@@ -478,7 +478,7 @@ static void test_increase_after_halt_gate(void **state)
 
 	(void)state;
 	setup_known_halt(&st, &p, &ev, &now);
-	p.gate = 1;	/* the gated probe is a knob, off by default */
+	p.gate = RXE_CC_ACC_GATE_PROBE;
 	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
 	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_END);
 	share = st.rate_bps;
@@ -632,7 +632,7 @@ static void test_gate_counts_sends_set_by_glue(void **state)
 
 	(void)state;
 	setup_known_halt(&st, &p, &ev, &now);
-	p.gate = 1;	/* the gated probe is a knob, off by default */
+	p.gate = RXE_CC_ACC_GATE_PROBE;
 	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
 	share = st.rate_bps;
 	for (k = 0; k < 6; k++)
@@ -774,9 +774,13 @@ static void test_no_ack_never_halts_beyond_halt_max(void **state)
 				    NULL);
 	assert_false(st.halted);
 	assert_int_equal(st.stats.halt_ns_total, p.halt_max_ns);
-	/* Periods without ACKs change nothing. */
+	/*
+	 * Periods without ACKs change nothing.  The loop's last 12 T
+	 * after the halt close at least 2 of them (a gated rule runs a
+	 * period that lacks ACKs on for up to 4 T; the ramp closes 11).
+	 */
 	assert_int_equal(st.rate_bps, r);
-	assert_true(st.stats.periods[RXE_CC_ACC_PERIOD_NO_ACK] >= 10);
+	assert_true(st.stats.periods[RXE_CC_ACC_PERIOD_NO_ACK] >= 2);
 }
 
 static void test_ecn_only_fallback(void **state)

@@ -12,9 +12,9 @@
  *    2, 8 and 16 flows and for flows with different base RTTs;
  *  - a flow that stays alone reaches 0.9 C within 20 T.
  *
- * Each case runs three times, with the ramp to C (acc_gate = 0, the
- * default, "before"), the gated probe (acc_gate = 1) and the AIMD probe
- * (acc_gate = 2), prints all three and asserts each of the gated rules
+ * Each case runs three times, with the ramp to C (acc_gate = 0, the rule
+ * "before"), the gated probe (acc_gate = 1) and the AIMD probe (acc_gate
+ * = 2, the default), prints all three and asserts each of the gated rules
  * against the ramp, the AIMD probe against the gated probe where it is
  * meant to beat it (16 flows, different RTTs, staggered joins), and both
  * against the goals of issue 12 where they reach them.  The goals they

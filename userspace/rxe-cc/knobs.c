@@ -60,7 +60,7 @@ const struct knob knob_table[] = {
 	U("acc_p_thresh", GROUP_ACC, "", "3", 1, 1000),
 	U("acc_beta0_ppm", GROUP_ACC, "ppm", "62500", 1, 500000),
 	B("acc_halt", GROUP_ACC, "1"),
-	U("acc_gate", GROUP_ACC, "", "0", 0, 2),
+	U("acc_gate", GROUP_ACC, "", "2", 0, 2),
 	U("acc_ack_every", GROUP_ACC, "packets", "8", 1, 64),
 };
 
