@@ -18,7 +18,9 @@
 #           resumed at after that halt (its ACK rate r, refined by the
 #           halt's ACKs) within +-10 % of the fair share (line / 2); the
 #           bottleneck queue drains below 2 MTU in the halt while
-#           utilisation stays >= 90 %; utilisation after; PFC pauses.
+#           utilisation stays >= 90 %; utilisation after; PFC pauses;
+#           after the onset at most 10 halts per second per flow (the
+#           limit cycle of the old ramp to C made 20-40).
 #           One first halt is one sample of the VM's timing: R rests on
 #           10-20 ACKs, and 3 of 43 runs read R more than 10 % off
 #           (host stalls of lsw, QPs halting 3 ms apart).  So these checks
@@ -61,7 +63,7 @@ tcd="tcd_threshold ${CC_TCD_THRESHOLD:-4KB}"
 export E2E_RATE=$rate E2E_LINE_MBPS=$line E2E_TIMEOUT=200 E2E_FLOW_TIMEOUT=90
 export E2E_ENV="E2E_ALGO E2E_FLOWS E2E_LINE_MBPS E2E_CC_KNOBS E2E_FLOW_TIMEOUT"
 
-ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" 19
+ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" 20
 rm -rf "$res"
 mkdir -p "$res"
 t0=$(date +%s)
@@ -115,15 +117,17 @@ rv=$?
 
 # --- (a) ACC with TCD -------------------------------------------------------
 fig() { keyval "$d/figures.txt" "$1"; }
-hps=() devs=() qs=() uds=() uas=() pas=() done_runs=0 marks=()
+hps=() devs=() qs=() uds=() uas=() hfs=() tws=() pas=() done_runs=0 marks=()
 for k in "${!accs[@]}"; do
 	n=${accs[$k]} d=$res/${accs[$k]}
 	# A figure the run could not give counts as a failing value.
-	hp=99 dev=999 q=999999 ud=0 ua=0
+	hp=99 dev=999 q=999999 ud=0 ua=0 hf=99 tw=0
 	if [ "${ras[$k]}" -eq 0 ] && python3 "$here/acc_figures.py" incast "$d" "$period_us" "$line" \
 		>"$d/figures.txt" 2>"$d/figures.err"; then
 		hp=$(fig halt_periods) dev=$(fig r_dev_pct) q=$(fig queue_min_drain) ud=$(fig util_drain) ua=$(fig util_after)
 		hp=${hp:-99} dev=${dev:-999} q=${q:-999999} ud=${ud:-0} ua=${ua:-0}
+		hf=$(get "$d" halts_per_s_flow) tw=$(get "$d" trace_within_share)
+		hf=${hf:-99} tw=${tw:-0}
 		[ "$(get "$d" perftest_failed)" = 0 ] && done_runs=$((done_runs + 1))
 		pas+=("$(get "$d" pfc_tx)")
 		# marked packets h2 counted for its ACKs vs those the senders read
@@ -136,6 +140,7 @@ for k in "${!accs[@]}"; do
 		ktap_diag "$n: figures failed: $(tail -n 1 "$d/figures.err")"
 	fi
 	hps+=("$hp") devs+=("$dev") qs+=("$q") uds+=("$ud") uas+=("$ua")
+	hfs+=("$(f2 "$hf")") tws+=("$(f2 "$tw")")
 done
 hp=$(median "${hps[@]}") dev=$(median "${devs[@]}") q=$(median "${qs[@]}")
 ud=$(median "${uds[@]}") ua=$(median "${uas[@]}")
@@ -149,6 +154,14 @@ ktap_check "acc: the bottleneck queue drains below 2 MTU (2200 B) in the first h
 	[ "$q" -lt 2200 ]
 ktap_check "acc: utilisation >= 90 % from the first halt to one T after the resume ($of: $(f2 "$ud"); runs ${uds[*]})" ge "$ud" 0.9
 ktap_check "acc: utilisation >= 90 % after the resume ($of: $(f2 "$ua"); runs ${uas[*]})" ge "$ua" 0.9
+# The steady state after the first halt (eval/onset.py): halts per
+# second per flow over the all-active window, and the share of the time
+# each QP's paced rate R stays within +-10 % of the fair share.  The
+# design goal for the latter is 0.8; the VM reaches about 0.7 (acc.rst,
+# "The default"), so it is reported, not asserted.
+hf=$(median "${hfs[@]}")
+ktap_diag "acc: paced rate R within +-10 % of the fair share after the first halt ($of: $(median "${tws[@]}") of the time; runs ${tws[*]})"
+ktap_check "acc: at most 10 halts per second per flow after the onset ($of: $hf; runs ${hfs[*]})" ge 10 "$hf"
 # Coalesced ACKs count marks: the CE and UE packets h2 counted for its
 # ACKs are exactly those the senders read from them (per run: h2's
 # CE+UE / the senders' CE+UE), and there were some.
