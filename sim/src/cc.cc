@@ -111,6 +111,8 @@ public:
 		Set(&p_.theta_ce_permille, c.acc_theta_permille);
 		p_.base_rtt_ns = c.base_rtt_ns;
 		p_.halt = c.algo != Algo::AccNoHalt;
+		if (c.acc_gate >= 0)
+			p_.gate = (u32)c.acc_gate;
 		if (rxe_cc_acc_params_check(&p_))
 			Die("bad ACC parameters");
 		rxe_cc_acc_init(&st_, &p_, now);

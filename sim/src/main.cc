@@ -52,7 +52,7 @@ void Usage()
 		     "[--marking off|red|tcd] [--tcd-k N] [--tcd-period-ns N]\n"
 		     "  [--ack-every N] [--acc-period-ns N] [--drain-us N] "
 		     "[--host-mbps N] [--core-mbps N] [--red-kmin N] [--red-kmax N]\n"
-		     "  [--acc-theta-permille N] [--acc-halt-max-ns N] "
+		     "  [--acc-theta-permille N] [--acc-halt-max-ns N] [--acc-gate N] "
 		     "[--dcqcn-time-reset-us N] [--dcqcn-byte-reset N]\n"
 		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
 		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
@@ -116,6 +116,7 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--red-kmax") o.sw.red_kmax = n;
 		else if (name == "--acc-theta-permille") o.host.acc_theta_permille = (u32)n;
 		else if (name == "--acc-halt-max-ns") o.host.acc_halt_max_ns = n;
+		else if (name == "--acc-gate") o.host.acc_gate = (int)n;
 		else if (name == "--dcqcn-time-reset-us") o.host.dcqcn_time_reset_us = (u32)n;
 		else if (name == "--dcqcn-byte-reset") o.host.dcqcn_byte_reset = (u32)n;
 		else if (name == "--dcqcn-ai-mbps") o.host.dcqcn_ai_mbps = (u32)n;

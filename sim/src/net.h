@@ -208,6 +208,7 @@ struct HostCfg {
 	// 0 = the core's default (or 8 periods for the halt cap)
 	u32 acc_theta_permille = 0;
 	u64 acc_halt_max_ns = 0;
+	int acc_gate = -1;		// the increase rule; -1 = the core's default
 	u32 dcqcn_time_reset_us = 0, dcqcn_byte_reset = 0;
 	u32 dcqcn_ai_mbps = 0, dcqcn_hai_mbps = 0;
 	u32 dcqcn_alpha_us = 0, dcqcn_rrmp_us = 0;
