@@ -88,17 +88,14 @@ mix_qp_idle() {
 		awk -v q="$2" '$1 == q { f = 1; ok = ($3 == "0" || ($2 == "none" && $3 == "-")) }
 			END { exit !(f && ok) }'
 }
+# mix_pair_idle CLIENT_QPN SERVER_QPN: both ends of rc-mix's connection
+mix_pair_idle() { mix_qp_idle rxe_b "$1" && mix_qp_idle rxe_a "$2"; }
 mix_round_end() {
-	local cq sq ok=0 _
+	local cq sq
 	if mix_wait cli "^rc-mix: idle" 60; then
 		cq=$(sed -n 's/^rc-mix: idle qpn=\([0-9]*\).*/\1/p' "$MIX_DIR/mix-cli.log")
 		sq=$(sed -n 's/^rc-mix: server connected qpn=\([0-9]*\).*/\1/p' "$MIX_DIR/mix-srv.log")
-		# the last ACKs may still be on their way: up to 2 s
-		for _ in $(seq 20); do
-			mix_qp_idle rxe_b "$cq" && mix_qp_idle rxe_a "$sq" && ok=1 && break
-			sleep 0.1
-		done
-		if [ $ok = 1 ]; then
+		if mix_settle mix_pair_idle "$cq" "$sq"; then
 			mix_idle=$((mix_idle + 1))
 		else
 			mix_busy=$((mix_busy + 1))

@@ -19,6 +19,9 @@
 #   mix_verified                after mix_end: both ends verified the
 #                               data and exited 0
 #   mix_field WHAT KEY          the value of KEY=... in WHAT's output
+#   mix_settle CMD [ARG...]     CMD until it succeeds, every 0.1 s for up
+#                               to 2 s: when the client reports idle, the
+#                               last ACKs may still be on their way
 
 MIX_BIN=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/verbs/rc-mix
 MIX_DIR=${OUT_DIR:-/tmp}
@@ -109,6 +112,15 @@ mix_verified() {
 	grep -q "^rc-mix: verified" "$MIX_DIR/mix-cli.log" &&
 		grep -q "^rc-mix: server verified" "$MIX_DIR/mix-srv.log" &&
 		[ "$MIX_CLI_RC" = 0 ] && [ "$MIX_SRV_RC" = 0 ]
+}
+
+mix_settle() {
+	local _
+	for _ in $(seq 20); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 mix_field() {

@@ -25,25 +25,26 @@ ktap_header "READ and WRITE mixed on one RC QP under CC" 7
 
 mix_hosts "two namespaces, veth MTU 400" 400
 
-# idle_ok ALGO: every RC QP of both devices runs ALGO with nothing in
-# flight.  The last ACKs may still be on their way when the client sees
-# its last completion: up to 2 s.
-idle_ok() {
-	local algo=$1 dev bad
-	for _ in $(seq 20); do
-		bad=0
-		for dev in rxe_a rxe_b; do
-			rxe_rc_qps "$dev" cc_algorithm cc_inflight_bytes >"$MIX_DIR/qps-$dev.txt"
-			[ -s "$MIX_DIR/qps-$dev.txt" ] || bad=1
-			awk -v a="$algo" '$2 != a || $3 != 0 {exit 1}' "$MIX_DIR/qps-$dev.txt" || bad=1
-		done
-		[ $bad = 0 ] && break
-		sleep 0.1
+# qps_idle ALGO: every RC QP of both devices runs ALGO with nothing in
+# flight (the lists stay in MIX_DIR for the diagnostics).
+qps_idle() {
+	local dev bad=0
+	for dev in rxe_a rxe_b; do
+		rxe_rc_qps "$dev" cc_algorithm cc_inflight_bytes >"$MIX_DIR/qps-$dev.txt"
+		[ -s "$MIX_DIR/qps-$dev.txt" ] || bad=1
+		awk -v a="$1" '$2 != a || $3 != 0 {exit 1}' "$MIX_DIR/qps-$dev.txt" || bad=1
 	done
+	return $bad
+}
+
+# idle_ok ALGO: qps_idle, given the last ACKs their time (mix_settle).
+idle_ok() {
+	local dev rc=0
+	mix_settle qps_idle "$1" || rc=1
 	for dev in rxe_a rxe_b; do
 		sed "s/^/# $dev qpn algorithm inflight_bytes: /" "$MIX_DIR/qps-$dev.txt"
 	done
-	return $bad
+	return $rc
 }
 
 mix_case() {
