@@ -753,6 +753,9 @@ static void possibly_cut(struct rxe_cc_acc *st,
 /*
  * With the gate, after the first halt: a period with fewer than
  * ACC_PERIOD_MIN_ACKS ACKs runs on for another T, up to ACC_PERIOD_MAX_T.
+ * It runs on by whole periods, to the first end after @now_ns: a timer
+ * that fired late must not leave an end in the past (the glue would
+ * re-arm for it at once).
  */
 static bool period_extend(struct rxe_cc_acc *st,
 			  const struct rxe_cc_acc_params *p, u64 now_ns)
@@ -761,7 +764,10 @@ static bool period_extend(struct rxe_cc_acc *st,
 	    st->cur.n_ack >= ACC_PERIOD_MIN_ACKS ||
 	    now_ns - st->cur.start_ns >= ACC_PERIOD_MAX_T * p->period_ns)
 		return false;
-	st->cur.end_ns += p->period_ns;
+	/* Fewer than ACC_PERIOD_MAX_T turns: now_ns < start + that many T. */
+	do
+		st->cur.end_ns += p->period_ns;
+	while (st->cur.end_ns <= now_ns);
 	return true;
 }
 

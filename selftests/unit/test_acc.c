@@ -621,6 +621,36 @@ static void test_aimd_possibly_cut_and_long_periods(void **state)
 	possibly_cut_and_long_periods(RXE_CC_ACC_GATE_AIMD, 32, 8);
 }
 
+/*
+ * A period that runs on for lack of ACKs, closed by a timer 2.5 T late:
+ * it runs on to the next whole period after that, never to an end in
+ * the past, and its tick still counts every T it lasted.
+ */
+static void test_long_period_late_timer(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 now, r, start;
+
+	(void)state;
+	setup_known_halt(&st, &p, &ev, &now);
+	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	start = st.cur.start_ns;
+	now = start;
+	rxe_cc_acc_on_send(&st, 2 * PKT, now);
+	acks(&st, &p, 2, PKT, 1000, RXE_CC_MARK_NO, &now);
+	r = st.rate_bps;
+	now = start + 3 * PERIOD_NS + PERIOD_NS / 2;
+	assert_int_equal(rxe_cc_acc_on_timer(&st, &p, now, &ev), 0);
+	assert_int_equal(st.cur.start_ns, start);
+	assert_int_equal(rxe_cc_acc_next_timer_ns(&st), start + 4 * PERIOD_NS);
+	rxe_cc_acc_on_timer(&st, &p, start + 4 * PERIOD_NS, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
+	assert_int_equal(st.rate_bps,
+			 r + 4 * ((LINE_BPS - r) >> 8));
+}
+
 /* W set by the glue (no on_send): its growth counts as sent, R rises. */
 static void test_gate_counts_sends_set_by_glue(void **state)
 {
@@ -1030,6 +1060,7 @@ int main(void)
 		cmocka_unit_test(test_ecn_only_fallback),
 		cmocka_unit_test(test_base_rtt),
 		cmocka_unit_test(test_late_timer_period_closed_by_ack),
+		cmocka_unit_test(test_long_period_late_timer),
 		cmocka_unit_test(test_integer_math_sweep),
 		cmocka_unit_test(test_random_rates_stay_in_bounds),
 	};
