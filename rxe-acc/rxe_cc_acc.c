@@ -65,16 +65,17 @@
  * windows.
  *
  * acc_gate selects the rule after the first halt: 2, the default, the
- * AIMD probe: the gated probe above with a tick four times larger and a
- * POSSIBLY cut twice as deep; 1 the gated probe; 0 the ramp to C (the
- * rule before November 2026, kept for comparison).  Under FIFO every CE
- * share and every r is proportional to the flow's rate, so only the
- * equal additive step against the proportional cuts evens rates out, and
- * it does so at a relative speed of about N * step / C per T: with N
- * flows near C / N, the gate's 1/1024 closes a gap of 4 flows by ~0.4 %
- * a period (hundreds of T after a join), gate 2's 1/256 by ~1.6 %.  The
- * price: the aggregate probe grows with N, and at 8-16 flows the queue
- * reaches a halt about twice as often as with gate 1 (acc.rst).
+ * AIMD probe: the gated probe above with a tick four times larger, a
+ * POSSIBLY cut twice as deep, and halts only on 8 CE packets (below); 1
+ * the gated probe; 0 the ramp to C (the rule before November 2026, kept
+ * for comparison).  Under FIFO every CE share and every r is
+ * proportional to the flow's rate, so only the equal additive step
+ * against the proportional cuts evens rates out, and it does so at a
+ * relative speed of about N * step / C per T: with N flows near C / N,
+ * the gate's 1/1024 closes a gap of 4 flows by ~0.4 % a period
+ * (hundreds of T after a join), gate 2's 1/256 by ~1.6 %.  The price:
+ * the aggregate probe grows with N, and at 8-16 flows the queue reaches
+ * a halt about twice as often as with gate 1 (acc.rst).
  *
  * With the gate, a CONGESTED verdict whose t_halt is below
  * T / 8 sets R = r and S without halting: that little excess is the
@@ -82,7 +83,12 @@
  * And with the gate, after the first halt, a period that holds fewer
  * than 4 ACKs runs on for another T, up to 4 T (the tick counts each
  * T): one or two ACKs give a slow flow a CE share of 0 or 100 %, so it
- * halted on a single mark where a fast flow did not.
+ * halted on a single mark where a fast flow did not.  The AIMD probe
+ * also runs on a period that would read CONGESTED on fewer than 8
+ * CE-marked packets: a burst that a host stall released marks a few
+ * packets at K, and the clean ones after it bring the share below
+ * theta; an overload keeps marking every packet and halts a period or
+ * two later.
  *
  *	   +---------+  CONGESTED, excess > 0   +--------+
  *	   | sending | -----------------------> | halted |  rate 0
@@ -196,6 +202,16 @@
  */
 #define ACC_PERIOD_MIN_ACKS		4
 #define ACC_PERIOD_MAX_T		4
+/*
+ * The AIMD probe halts only on this many CE-marked packets (or at
+ * ACC_PERIOD_MAX_T): a host stall releases every flow's pacer credit at
+ * once, the bursts meet at K and mark a few packets, and a period of 4
+ * ACKs then reads 3 of 4 CE.  A halt on that resumes R at an r read from
+ * a few ACKs that the stall spaced out: 5-20 % off the share.  A real
+ * overload marks every packet and reaches 8 within a period or two; a
+ * burst's marks are diluted below theta by the clean packets after it.
+ */
+#define ACC_AIMD_HALT_MIN_CE		8
 /* POSSIBLY cuts R by R * (CE share) / 64: see "Increase". */
 #define ACC_POSSIBLY_CUT_SHIFT		6
 
@@ -517,6 +533,14 @@ congested_rate_sample(const struct rxe_cc_acc *st)
 	return rs;
 }
 
+/* At least theta of the period's packets were CE-marked. */
+static bool ce_share_reached(const struct rxe_cc_acc_period *m,
+			     const struct rxe_cc_acc_params *p)
+{
+	return (u64)m->n_ce * RXE_CC_ACC_PERMILLE >=
+	       (u64)p->theta_ce_permille * m->n_pkt;
+}
+
 static enum rxe_cc_acc_class classify(const struct rxe_cc_acc *st,
 				      const struct rxe_cc_acc_params *p)
 {
@@ -527,9 +551,7 @@ static enum rxe_cc_acc_class classify(const struct rxe_cc_acc *st,
 		return RXE_CC_ACC_PERIOD_HALTED;
 	if (!m->n_ack)
 		return RXE_CC_ACC_PERIOD_NO_ACK;
-	if ((u64)m->n_ce * RXE_CC_ACC_PERMILLE >=
-	    (u64)p->theta_ce_permille * m->n_pkt &&
-	    rxe_cc_acc_ack_rate_bps(&rs, p))
+	if (ce_share_reached(m, p) && rxe_cc_acc_ack_rate_bps(&rs, p))
 		return RXE_CC_ACC_PERIOD_CONGESTED;
 	if (m->n_ce)
 		return RXE_CC_ACC_PERIOD_POSSIBLY;
@@ -751,17 +773,30 @@ static void possibly_cut(struct rxe_cc_acc *st,
 }
 
 /*
- * With the gate, after the first halt: a period with fewer than
- * ACC_PERIOD_MIN_ACKS ACKs runs on for another T, up to ACC_PERIOD_MAX_T.
- * It runs on by whole periods, to the first end after @now_ns: a timer
- * that fired late must not leave an end in the past (the glue would
- * re-arm for it at once).
+ * The period is too thin to judge: fewer than ACC_PERIOD_MIN_ACKS ACKs,
+ * or, with the AIMD probe, a CONGESTED verdict on fewer than
+ * ACC_AIMD_HALT_MIN_CE marked packets.
+ */
+static bool period_thin(const struct rxe_cc_acc_period *m,
+			const struct rxe_cc_acc_params *p)
+{
+	if (m->n_ack < ACC_PERIOD_MIN_ACKS)
+		return true;
+	return p->gate == RXE_CC_ACC_GATE_AIMD &&
+	       m->n_ce < ACC_AIMD_HALT_MIN_CE && ce_share_reached(m, p);
+}
+
+/*
+ * With the gate, after the first halt: a thin period runs on for another
+ * T, up to ACC_PERIOD_MAX_T.  It runs on by whole periods, to the first
+ * end after @now_ns: a timer that fired late must not leave an end in
+ * the past (the glue would re-arm for it at once).
  */
 static bool period_extend(struct rxe_cc_acc *st,
 			  const struct rxe_cc_acc_params *p, u64 now_ns)
 {
 	if (!p->gate || !st->share_bps || st->halted ||
-	    st->cur.n_ack >= ACC_PERIOD_MIN_ACKS ||
+	    !period_thin(&st->cur, p) ||
 	    now_ns - st->cur.start_ns >= ACC_PERIOD_MAX_T * p->period_ns)
 		return false;
 	/* Fewer than ACC_PERIOD_MAX_T turns: now_ns < start + that many T. */

@@ -20,7 +20,9 @@
 #           bottleneck queue drains below 2 MTU in the halt while
 #           utilisation stays >= 90 %; utilisation after; PFC pauses;
 #           after the onset at most 10 halts per second per flow (the
-#           limit cycle of the old ramp to C made 20-40).
+#           limit cycle of the old ramp to C made 20-40), and each QP's
+#           paced rate R within +-10 % of the fair share at least 80 %
+#           of the time after its first halt.
 #           One first halt is one sample of the VM's timing: R rests on
 #           10-20 ACKs, and 3 of 43 runs read R more than 10 % off
 #           (host stalls of lsw, QPs halting 3 ms apart).  So these checks
@@ -63,7 +65,7 @@ tcd="tcd_threshold ${CC_TCD_THRESHOLD:-4KB}"
 export E2E_RATE=$rate E2E_LINE_MBPS=$line E2E_TIMEOUT=200 E2E_FLOW_TIMEOUT=90
 export E2E_ENV="E2E_ALGO E2E_FLOWS E2E_LINE_MBPS E2E_CC_KNOBS E2E_FLOW_TIMEOUT"
 
-ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" 20
+ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" 21
 rm -rf "$res"
 mkdir -p "$res"
 t0=$(date +%s)
@@ -156,11 +158,11 @@ ktap_check "acc: utilisation >= 90 % from the first halt to one T after the resu
 ktap_check "acc: utilisation >= 90 % after the resume ($of: $(f2 "$ua"); runs ${uas[*]})" ge "$ua" 0.9
 # The steady state after the first halt (eval/onset.py): halts per
 # second per flow over the all-active window, and the share of the time
-# each QP's paced rate R stays within +-10 % of the fair share.  The
-# design goal for the latter is 0.8; the VM reaches 0.6-0.7 (acc.rst,
-# "The default"), so it is reported, not asserted.
-hf=$(median "${hfs[@]}")
-ktap_diag "acc: paced rate R within +-10 % of the fair share after the first halt ($of: $(median "${tws[@]}") of the time; runs ${tws[*]})"
+# each QP's paced rate R stays within +-10 % of the fair share (the
+# design goal 0.8; 0.91-0.97 since ACC halts on 8 marks, 0.5-0.9 before:
+# acc.rst, "Halting on 8 marks").
+hf=$(median "${hfs[@]}") tw=$(median "${tws[@]}")
+ktap_check "acc: paced rate R within +-10 % of the fair share >= 80 % of the time after the first halt ($of: $tw; runs ${tws[*]})" ge "$tw" 0.8
 ktap_check "acc: at most 10 halts per second per flow after the onset ($of: $hf; runs ${hfs[*]})" ge 10 "$hf"
 # Coalesced ACKs count marks: the CE and UE packets h2 counted for its
 # ACKs are exactly those the senders read from them (per run: h2's

@@ -651,6 +651,54 @@ static void test_long_period_late_timer(void **state)
 			 r + 4 * ((LINE_BPS - r) >> 8));
 }
 
+/*
+ * The AIMD probe halts only on 8 CE-marked packets: a period of 4 ACKs,
+ * 3 of them CE (theta 75 %), runs on for another T instead of halting;
+ * 4 clean ACKs then bring the share to 3 of 8, a POSSIBLY cut.  A
+ * period of 8 CE ACKs halts at its end; the gated probe halts on 3 of 4.
+ */
+static void thin_congested(u32 gate, u32 n, u32 n_ce,
+			   struct rxe_cc_acc *st, struct rxe_cc_acc_params *p,
+			   struct rxe_cc_acc_ev *ev)
+{
+	u64 now;
+
+	setup_known_halt(st, p, ev, &now);
+	p->gate = gate;
+	p->theta_ce_permille = 750;
+	rxe_cc_acc_on_timer(st, p, st->halt_until_ns, ev);
+	assert_false(st->halted);
+	period_mixed(st, p, n, n_ce, RXE_CC_MARK_CE, ev);
+}
+
+static void test_aimd_halts_on_enough_marks(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 start, now, r;
+
+	(void)state;
+	thin_congested(RXE_CC_ACC_GATE_AIMD, 4, 3, &st, &p, &ev);
+	assert_int_equal(ev.flags & RXE_CC_ACC_EV_PERIOD, 0);
+	assert_false(st.halted);
+	start = st.cur.start_ns;
+	assert_int_equal(st.cur.end_ns, start + 2 * PERIOD_NS);
+	r = st.rate_bps;
+	now = start + PERIOD_NS;
+	rxe_cc_acc_on_send(&st, 4 * PKT, now);
+	acks(&st, &p, 4, PKT, PERIOD_NS / 5, RXE_CC_MARK_NO, &now);
+	rxe_cc_acc_on_timer(&st, &p, st.cur.end_ns, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	assert_false(st.halted);
+	assert_int_equal(st.rate_bps, r - r * 3 / (8 * 32));
+
+	thin_congested(RXE_CC_ACC_GATE_AIMD, 8, 8, &st, &p, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	thin_congested(RXE_CC_ACC_GATE_PROBE, 4, 3, &st, &p, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+}
+
 /* W set by the glue (no on_send): its growth counts as sent, R rises. */
 static void test_gate_counts_sends_set_by_glue(void **state)
 {
@@ -1061,6 +1109,7 @@ int main(void)
 		cmocka_unit_test(test_base_rtt),
 		cmocka_unit_test(test_late_timer_period_closed_by_ack),
 		cmocka_unit_test(test_long_period_late_timer),
+		cmocka_unit_test(test_aimd_halts_on_enough_marks),
 		cmocka_unit_test(test_integer_math_sweep),
 		cmocka_unit_test(test_random_rates_stay_in_bounds),
 	};

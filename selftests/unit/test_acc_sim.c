@@ -537,9 +537,9 @@ static void test_sim_two_flows(void **state)
  * flows: Jain 0.998 with the ramp, 0.992 with the gate, R within 10 %
  * of fair 14 % and 51 % of the time; 8 flows: 0.999 both, 13 % and
  * 85 %).  The AIMD probe's larger steps halt about twice as often as
- * the gate (8 and 16 flows ~96 per 1000 T) and hold 8 flows within 10 %
- * less of the time (~76 %), but even 16 flows out better (Jain 0.999,
- * ~58 %).
+ * the gate (8 and 16 flows ~92-95 per 1000 T) and hold 8 flows within
+ * 10 % less of the time (~78 %), but even 16 flows out better (Jain
+ * 0.999, ~67 %).
  */
 static void test_sim_eight_flows(void **state)
 {
@@ -618,12 +618,12 @@ static void test_sim_staggered_join(void **state)
  * clean packets, 2 packets of pacer credit, K = 4 packets and theta 75 %
  * as cc-acc.sh sets them, and a host that stalls for up to 0.4 T about
  * every 5 T.  After a stall both flows' credit leaves at once and marks
- * a few packets at K, and a period of 4 ACKs may read 3 of 4 CE and
- * halt.  The AIMD probe must hold the goals: R within 10 % of the share
- * 80 % of the time (94-99 %, 49-52 halts per 1000 T), Jain and
- * utilisation; the gated probe is printed beside it.  These stalls cost
- * less than the VM's, where R stays within 10 % of the share only ~64 %
- * of the time (acc.rst).
+ * a few packets at K.  The AIMD probe halts only on 8 CE packets
+ * (ACC_AIMD_HALT_MIN_CE), which takes its halts from 49-52 to 34-44 per
+ * 1000 T here; it must hold the goals: R within 10 % of the share 80 %
+ * of the time (~99 %), Jain and utilisation.  The gated probe, printed
+ * beside it, halts on 3 of 4 CE but probes 4x slower.  These stalls cost
+ * less than the VM's (acc.rst, "Halting on 8 marks").
  */
 static struct sim_figures host_stalls(u32 gate, u64 seed)
 {
