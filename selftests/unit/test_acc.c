@@ -170,6 +170,18 @@ static void setup_known_halt(struct rxe_cc_acc *st,
 	rxe_cc_acc_on_timer(st, p, *now, ev);
 }
 
+/* The known halt, ended by its timer under @gate: R = r, a fresh period. */
+static void resume_known_halt(struct rxe_cc_acc *st,
+			      struct rxe_cc_acc_params *p,
+			      struct rxe_cc_acc_ev *ev, u32 gate)
+{
+	u64 now;
+
+	setup_known_halt(st, p, ev, &now);
+	p->gate = gate;
+	rxe_cc_acc_on_timer(st, p, st->halt_until_ns, ev);
+}
+
 static void test_halt_time_from_known_excess(void **state)
 {
 	struct rxe_cc_acc_params p;
@@ -473,13 +485,11 @@ static void test_increase_after_halt_gate(void **state)
 	struct rxe_cc_acc_params p;
 	struct rxe_cc_acc st;
 	struct rxe_cc_acc_ev ev;
-	u64 now, share, r, probe, half;
+	u64 share, r, probe, half;
 	u32 k, h, steps = 0, ticks = 0;
 
 	(void)state;
-	setup_known_halt(&st, &p, &ev, &now);
-	p.gate = RXE_CC_ACC_GATE_PROBE;
-	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	resume_known_halt(&st, &p, &ev, RXE_CC_ACC_GATE_PROBE);
 	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_END);
 	share = st.rate_bps;
 	assert_int_equal(st.share_bps, share);
@@ -585,9 +595,7 @@ static void possibly_cut_and_long_periods(u32 gate, u64 cut_div,
 	struct rxe_cc_acc_ev ev;
 	u64 now, r, start;
 
-	setup_known_halt(&st, &p, &ev, &now);
-	p.gate = gate;
-	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	resume_known_halt(&st, &p, &ev, gate);
 	r = st.rate_bps;
 	period_mixed(&st, &p, 10, 5, RXE_CC_MARK_CE, &ev);
 	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
@@ -634,8 +642,7 @@ static void test_long_period_late_timer(void **state)
 	u64 now, r, start;
 
 	(void)state;
-	setup_known_halt(&st, &p, &ev, &now);
-	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	resume_known_halt(&st, &p, &ev, RXE_CC_ACC_GATE_AIMD);
 	start = st.cur.start_ns;
 	now = start;
 	rxe_cc_acc_on_send(&st, 2 * PKT, now);
@@ -661,12 +668,8 @@ static void thin_congested(u32 gate, u32 n, u32 n_ce,
 			   struct rxe_cc_acc *st, struct rxe_cc_acc_params *p,
 			   struct rxe_cc_acc_ev *ev)
 {
-	u64 now;
-
-	setup_known_halt(st, p, ev, &now);
-	p->gate = gate;
+	resume_known_halt(st, p, ev, gate);
 	p->theta_ce_permille = 750;
-	rxe_cc_acc_on_timer(st, p, st->halt_until_ns, ev);
 	assert_false(st->halted);
 	period_mixed(st, p, n, n_ce, RXE_CC_MARK_CE, ev);
 }
@@ -705,13 +708,11 @@ static void test_gate_counts_sends_set_by_glue(void **state)
 	struct rxe_cc_acc_params p;
 	struct rxe_cc_acc st;
 	struct rxe_cc_acc_ev ev;
-	u64 now, share;
+	u64 share;
 	u32 k;
 
 	(void)state;
-	setup_known_halt(&st, &p, &ev, &now);
-	p.gate = RXE_CC_ACC_GATE_PROBE;
-	rxe_cc_acc_on_timer(&st, &p, st.halt_until_ns, &ev);
+	resume_known_halt(&st, &p, &ev, RXE_CC_ACC_GATE_PROBE);
 	share = st.rate_bps;
 	for (k = 0; k < 6; k++)
 		period_sent(&st, &p, true, &ev);
