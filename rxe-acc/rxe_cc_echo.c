@@ -11,7 +11,9 @@
  *	- a marked packet at once, and each of the next @every packets
  *	  ("hot": while marks are present the ACK clock stays per packet,
  *	  as dense as the halt and its early end need it);
- *	- otherwise every @every-th packet (a clean path);
+ *	- otherwise every @every-th packet (a clean path), but not sooner
+ *	  than @gap_ns after the last ACK, and at the latest at the 64th
+ *	  packet (a fast clean path);
  *	- and before a 4th marked packet of the same ACK, should the ACK of
  *	  a marked packet not have left (an skb allocation failed);
  *
@@ -25,6 +27,15 @@
  *
  * r needs no per-packet ACKs: it is bytes over the span of ACKs, and a
  * cumulative ACK reports every byte it covers.
+ *
+ * The gap caps what a clean path costs at high rates: the glue passes
+ * the ACC period over RXE_CC_ECHO_ACKS_PER_PERIOD, so a fast flow gets
+ * about 8 ACKs a period, enough for r and for the gate's window (8 ACKs
+ * spanning T), however many packets the period holds.  Each ACK costs a
+ * software RoCE CPU time on both hosts, and a CPU-bound flow sends
+ * hundreds of packets a period.  A flow too slow to send @every packets
+ * within the gap is not affected; a gap of 0, or an ACK per packet
+ * (@every = 1, the paper's ACK clock), turns the rule off.
  */
 #include "rxe_cc_echo.h"
 
@@ -38,16 +49,21 @@ void rxe_cc_echo_init(struct rxe_cc_echo *e)
  * @e: the receiver state
  * @mark: its congestion mark
  * @every: one ACK per @every clean packets (the acc_ack_every knob)
+ * @now_ns: the packet's arrival time
+ * @gap_ns: a clean path's least time between ACKs, 0 for none
  *
  * Return: true if the packet should be acknowledged now, AckReq or not.
  */
 bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
-		     u32 every)
+		     u32 every, u64 now_ns, u64 gap_ns)
 {
 	every = clamp_t(u32, every, RXE_CC_ECHO_MIN_EVERY,
 			RXE_CC_ECHO_MAX_EVERY);
+	/* an ACK per packet (every = 1) is the paper's clock: kept as is */
+	if (every == 1)
+		gap_ns = 0;
 	e->asked = true;
-	if (e->unacked < every)
+	if (e->unacked < RXE_CC_ECHO_MAX_EVERY)
 		e->unacked++;
 	if (mark == RXE_CC_MARK_CE)
 		e->ce_pkts++;
@@ -61,16 +77,19 @@ bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
 		e->hot--;
 		e->due = true;
 	} else {
-		e->due = e->unacked >= every;
+		e->due = e->unacked >= RXE_CC_ECHO_MAX_EVERY ||
+			 (e->unacked >= every &&
+			  (u32)now_ns - e->last_ack_ns >= gap_ns);
 	}
 	if (e->unechoed >= RXE_CC_ECHO_MAX_UNECHOED)
 		e->due = true;
 	return e->due;
 }
 
-/* An ACK that carries the counters left: a fresh run of packets starts. */
-void rxe_cc_echo_sent(struct rxe_cc_echo *e)
+/* An ACK that carries the counters left at @now_ns: a fresh run starts. */
+void rxe_cc_echo_sent(struct rxe_cc_echo *e, u64 now_ns)
 {
+	e->last_ack_ns = (u32)now_ns;
 	e->unacked = 0;
 	e->unechoed = 0;
 	e->due = false;

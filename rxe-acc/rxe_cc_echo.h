@@ -26,19 +26,30 @@
 #define RXE_CC_ECHO_MIN_EVERY		1
 #define RXE_CC_ECHO_MAX_EVERY		64
 #define RXE_CC_ECHO_DEF_EVERY		8
+/*
+ * A fast clean path ACKs no more often than this many times per ACC
+ * period (and at least every RXE_CC_ECHO_MAX_EVERY packets): see
+ * rxe_cc_echo.c.
+ */
+#define RXE_CC_ECHO_ACKS_PER_PERIOD	8
 
 /*
  * Receiver state of one QP, for the requests that asked for the echo.
- * The counters are cumulative and wrap; only their low bits go out.
+ * The counters are cumulative and wrap; only their low 2 bits go out.
+ * It lives in every rxe_qp, which must stay within kmalloc-2k: 8 bytes,
+ * the time of the last ACK in the low 32 bits of ns (a gap is at most
+ * 12.5 ms; after an idle of more than 4.29 s the first ACK may wait one
+ * gap or 64 packets too long).
  */
 struct rxe_cc_echo {
-	u8 ce_pkts;		/* CE-marked packets received, mod 256 */
-	u8 ue_pkts;		/* UE-marked packets received, mod 256 */
+	u32 last_ack_ns;	/* when the last ACK left, mod 2^32 ns */
 	u8 unechoed;		/* marked packets since the last ACK */
 	u8 hot;			/* packets still ACKed one by one */
-	u8 unacked;		/* packets since the last ACK, <= every */
-	bool asked;		/* the peer asked for the echo */
-	bool due;		/* the latest packet wants its ACK now */
+	u8 unacked;		/* packets since the last ACK, <= 64 */
+	u8 ce_pkts:RXE_CC_ECHO_COUNT_BITS; /* CE-marked packets received, mod 4 */
+	u8 ue_pkts:RXE_CC_ECHO_COUNT_BITS; /* UE-marked packets received, mod 4 */
+	u8 asked:1;		/* the peer asked for the echo */
+	u8 due:1;		/* the latest packet wants its ACK now */
 };
 
 /* What the sender last read from its peer's counters. */
@@ -49,8 +60,8 @@ struct rxe_cc_echo_seen {
 
 void rxe_cc_echo_init(struct rxe_cc_echo *e);
 bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
-		     u32 every);
-void rxe_cc_echo_sent(struct rxe_cc_echo *e);
+		     u32 every, u64 now_ns, u64 gap_ns);
+void rxe_cc_echo_sent(struct rxe_cc_echo *e, u64 now_ns);
 void rxe_cc_echo_decode(struct rxe_cc_echo_seen *seen, u8 ce_wire,
 			u8 ue_wire, u32 *ce_pkts, u32 *ue_pkts);
 

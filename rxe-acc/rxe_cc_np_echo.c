@@ -16,6 +16,9 @@
 #include "rxe.h"
 #include "rxe_loc.h"
 
+/* Every rxe_qp holds it: 6.1's rxe_qp fills kmalloc-2k to the byte. */
+static_assert(sizeof(struct rxe_cc_echo) <= 8);
+
 /* A QP's receiver state is reset with it. */
 void rxe_cc_np_echo_init(struct rxe_qp *qp)
 {
@@ -42,8 +45,11 @@ void rxe_cc_np_req(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	    !rxe_cc_np_on(qp, rxe))
 		return;
 	mark = rxe_cc_ecn_to_mark(pkt->ecn);
+	/* the device's own ACC period: knobs are set alike on every host */
 	rxe_cc_echo_rcv(&qp->cc_echo, mark,
-			READ_ONCE(rxe->cc.params.ack_every));
+			READ_ONCE(rxe->cc.params.ack_every), rxe_cc_now_ns(),
+			div_u64(READ_ONCE(rxe->cc.params.acc.period_ns),
+				RXE_CC_ECHO_ACKS_PER_PERIOD));
 	if (mark == RXE_CC_MARK_CE)
 		rxe_counter_inc(rxe, RXE_CNT_NP_ECHO_CE_PKTS);
 	else if (mark == RXE_CC_MARK_UE)
@@ -75,7 +81,7 @@ void rxe_cc_np_ack_counts(struct rxe_qp *qp, struct rxe_pkt_info *ack)
 	if (!e->asked || rxe_cc_is_read_resp(ack))
 		return;
 	bth_set_cc_counts(ack, e->ce_pkts, e->ue_pkts);
-	rxe_cc_echo_sent(e);
+	rxe_cc_echo_sent(e, rxe_cc_now_ns());
 }
 
 /**

@@ -280,9 +280,10 @@ static void sim_receive(struct sim *s, struct sim_flow *f,
 	u->ue_pkts += a->mark == RXE_CC_MARK_UE;
 	u->sent_ns = a->sent_ns;
 	if (s->host.ack_every > 1 &&
-	    !rxe_cc_echo_rcv(&f->echo, a->mark, s->host.ack_every))
+	    !rxe_cc_echo_rcv(&f->echo, a->mark, s->host.ack_every, now,
+			     s->p.period_ns / RXE_CC_ECHO_ACKS_PER_PERIOD))
 		return;
-	rxe_cc_echo_sent(&f->echo);
+	rxe_cc_echo_sent(&f->echo, now);
 	assert_true(f->ring_tail - f->ring_head < SIM_ACK_RING);
 	u->t_ns = now + f->extra_rtt_ns;
 	f->ring[f->ring_tail++ % SIM_ACK_RING] = *u;

@@ -16,10 +16,10 @@
 /* The receiver takes @mark; if it wants an ACK, the ACK leaves. */
 static bool rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark)
 {
-	bool due = rxe_cc_echo_rcv(e, mark, EVERY);
+	bool due = rxe_cc_echo_rcv(e, mark, EVERY, 0, 0);
 
 	if (due)
-		rxe_cc_echo_sent(e);
+		rxe_cc_echo_sent(e, 0);
 	return due;
 }
 
@@ -39,10 +39,70 @@ static void test_clean_path_coalesces(void **state)
 	assert_int_equal(acks, 10);
 	assert_true(e.asked);
 	/* every = 1: an ACK per packet */
-	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, 1));
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, 1, 0, 0));
 	/* a knob out of range is clamped: 0 reads as 1 */
-	rxe_cc_echo_sent(&e);
-	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, 0));
+	rxe_cc_echo_sent(&e, 0);
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, 0, 0, 0));
+}
+
+/*
+ * A fast clean path: ACKs at most once per gap, and at the latest on the
+ * 64th packet; a slow one, or marks, are not held back by the gap.
+ */
+static void test_fast_clean_path_acks_by_time(void **state)
+{
+	const u64 gap_ns = 1000000;	/* T = 8 ms over 8 ACKs a period */
+	struct rxe_cc_echo e;
+	u64 now_ns = 5 * gap_ns;
+	int i, acks = 0;
+
+	(void)state;
+	rxe_cc_echo_init(&e);
+	/* 32 packets per gap: one ACK per gap, on the packet that ends it */
+	for (i = 1; i <= 32 * 10; i++) {
+		bool due;
+
+		now_ns += gap_ns / 32;
+		due = rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY, now_ns,
+				      gap_ns);
+		if (due) {
+			assert_true(now_ns - e.last_ack_ns >= gap_ns);
+			rxe_cc_echo_sent(&e, now_ns);
+			acks++;
+		}
+	}
+	assert_in_range(acks, 9, 10);
+	/* 100 packets per gap: the 64th packet is ACKed all the same */
+	rxe_cc_echo_sent(&e, now_ns);
+	for (i = 1; i < RXE_CC_ECHO_MAX_EVERY; i++)
+		assert_false(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY,
+					     now_ns + i * gap_ns / 100,
+					     gap_ns));
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY,
+				    now_ns + i * gap_ns / 100, gap_ns));
+	now_ns += gap_ns;
+	rxe_cc_echo_sent(&e, now_ns);
+	/* a mark is ACKed at once, and the per-packet clock after it */
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_CE, EVERY, now_ns + 1,
+				    gap_ns));
+	rxe_cc_echo_sent(&e, now_ns + 1);
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY, now_ns + 2,
+				    gap_ns));
+	rxe_cc_echo_sent(&e, now_ns + 2);
+	/* every = 1 is an ACK per packet, gap or not */
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, 1, now_ns + 3, gap_ns));
+	/* a slow path (8 packets take more than the gap) is as before */
+	rxe_cc_echo_init(&e);
+	for (i = 1; i <= 8 * EVERY; i++) {
+		now_ns += gap_ns / 4;
+		if (rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY, now_ns,
+				    gap_ns)) {
+			assert_int_equal(i % EVERY, 0);
+			rxe_cc_echo_sent(&e, now_ns);
+		} else {
+			assert_int_not_equal(i % EVERY, 0);
+		}
+	}
 }
 
 /* While marks are present the ACK clock is per packet, then it relaxes. */
@@ -78,16 +138,16 @@ static void test_no_fourth_mark_unechoed(void **state)
 
 	(void)state;
 	rxe_cc_echo_init(&e);
-	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_CE, 64));
-	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_UE, 64));
-	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_CE, 64));
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_CE, 64, 0, 0));
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_UE, 64, 0, 0));
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_CE, 64, 0, 0));
 	assert_int_equal(e.unechoed, RXE_CC_ECHO_MAX_UNECHOED);
-	rxe_cc_echo_sent(&e);
+	rxe_cc_echo_sent(&e, 0);
 	assert_int_equal(e.unechoed, 0);
 	assert_int_equal(e.unacked, 0);
 }
 
-/* The counters wrap at 256 on the receiver and at 4 on the wire. */
+/* The counters wrap at 4, on the receiver as on the wire. */
 static void test_decode_wraps(void **state)
 {
 	struct rxe_cc_echo_seen seen = { 0 };
@@ -102,9 +162,9 @@ static void test_decode_wraps(void **state)
 				     i % 3 == 1 ? RXE_CC_MARK_UE :
 						  RXE_CC_MARK_NO;
 
-		rxe_cc_echo_rcv(&e, m, EVERY);
+		rxe_cc_echo_rcv(&e, m, EVERY, 0, 0);
 		rxe_cc_echo_decode(&seen, e.ce_pkts, e.ue_pkts, &ce, &ue);
-		rxe_cc_echo_sent(&e);
+		rxe_cc_echo_sent(&e, 0);
 		assert_int_equal(ce, m == RXE_CC_MARK_CE);
 		assert_int_equal(ue, m == RXE_CC_MARK_UE);
 		total_ce += ce;
@@ -258,6 +318,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_path_coalesces),
+		cmocka_unit_test(test_fast_clean_path_acks_by_time),
 		cmocka_unit_test(test_marks_ack_per_packet),
 		cmocka_unit_test(test_no_fourth_mark_unechoed),
 		cmocka_unit_test(test_decode_wraps),

@@ -189,7 +189,8 @@ void Host::OnData(Pkt *p)
 		f->rcv_nxt++;
 		f->rcv_mark = Stronger(f->rcv_mark, p->ecn);
 		if (!rxe_cc_echo_rcv(&f->echo, (enum rxe_cc_mark)MarkOf(p->ecn),
-				     cfg.ack_every) && !last) {
+				     cfg.ack_every, now, cfg.acc_period_ns /
+				     RXE_CC_ECHO_ACKS_PER_PERIOD) && !last) {
 			delete p;
 			return;
 		}
@@ -207,7 +208,7 @@ void Host::OnData(Pkt *p)
 	a->echo_ue = f->echo.ue_pkts;
 	a->payload = 0;
 	f->rcv_mark = LSW_ECN_ECT0;
-	rxe_cc_echo_sent(&f->echo);
+	rxe_cc_echo_sent(&f->echo, now);
 	st.acks_tx++;
 	delete p;
 	SendCtrl(a);
