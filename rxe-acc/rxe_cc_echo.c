@@ -12,8 +12,8 @@
  *	  ("hot": while marks are present the ACK clock stays per packet,
  *	  as dense as the halt and its early end need it);
  *	- otherwise every @every-th packet (a clean path), but not sooner
- *	  than @gap_ns after the last ACK, and at the latest at the 64th
- *	  packet (a fast clean path);
+ *	  than 1/8 of the ACC period @period_ns after the last ACK, and at
+ *	  the latest at the 64th packet (a fast clean path);
  *	- and before a 4th marked packet of the same ACK, should the ACK of
  *	  a marked packet not have left (an skb allocation failed);
  *
@@ -28,13 +28,13 @@
  * r needs no per-packet ACKs: it is bytes over the span of ACKs, and a
  * cumulative ACK reports every byte it covers.
  *
- * The gap caps what a clean path costs at high rates: the glue passes
- * the ACC period over RXE_CC_ECHO_ACKS_PER_PERIOD, so a fast flow gets
- * about 8 ACKs a period, enough for r and for the gate's window (8 ACKs
- * spanning T), however many packets the period holds.  Each ACK costs a
+ * The gap caps what a clean path costs at high rates: a fast flow gets
+ * about RXE_CC_ECHO_ACKS_PER_PERIOD (8) ACKs a period, enough for r and
+ * for the gate's window (8 ACKs spanning T), however many packets the
+ * period holds.  Each ACK costs a
  * software RoCE CPU time on both hosts, and a CPU-bound flow sends
  * hundreds of packets a period.  A flow too slow to send @every packets
- * within the gap is not affected; a gap of 0, or an ACK per packet
+ * within the gap is not affected; a period of 0, or an ACK per packet
  * (@every = 1, the paper's ACK clock), turns the rule off.
  */
 #include "rxe_cc_echo.h"
@@ -50,18 +50,19 @@ void rxe_cc_echo_init(struct rxe_cc_echo *e)
  * @mark: its congestion mark
  * @every: one ACK per @every clean packets (the acc_ack_every knob)
  * @now_ns: the packet's arrival time
- * @gap_ns: a clean path's least time between ACKs, 0 for none
+ * @period_ns: the ACC period T; a clean path's ACKs are T / 8 apart at
+ *	least, 0 for no such bound
  *
  * Return: true if the packet should be acknowledged now, AckReq or not.
  */
 bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
-		     u32 every, u64 now_ns, u64 gap_ns)
+		     u32 every, u64 now_ns, u64 period_ns)
 {
+	/* an ACK per packet (every = 1) is the paper's clock: kept as is */
+	u64 gap_ns = every > 1 ? period_ns / RXE_CC_ECHO_ACKS_PER_PERIOD : 0;
+
 	every = clamp_t(u32, every, RXE_CC_ECHO_MIN_EVERY,
 			RXE_CC_ECHO_MAX_EVERY);
-	/* an ACK per packet (every = 1) is the paper's clock: kept as is */
-	if (every == 1)
-		gap_ns = 0;
 	e->asked = true;
 	if (e->unacked < RXE_CC_ECHO_MAX_EVERY)
 		e->unacked++;

@@ -37,8 +37,8 @@
  * Receiver state of one QP, for the requests that asked for the echo.
  * The counters are cumulative and wrap; only their low 2 bits go out.
  * It lives in every rxe_qp, which must stay within kmalloc-2k: 8 bytes,
- * the time of the last ACK in the low 32 bits of ns (a gap is at most
- * 12.5 ms; after an idle of more than 4.29 s the first ACK may wait one
+ * the time of the last ACK in the low 32 bits of ns (a gap, T / 8, is
+ * at most 12.5 ms; after an idle of more than 4.29 s the first ACK may wait one
  * gap or 64 packets too long).
  */
 struct rxe_cc_echo {
@@ -60,7 +60,7 @@ struct rxe_cc_echo_seen {
 
 void rxe_cc_echo_init(struct rxe_cc_echo *e);
 bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
-		     u32 every, u64 now_ns, u64 gap_ns);
+		     u32 every, u64 now_ns, u64 period_ns);
 void rxe_cc_echo_sent(struct rxe_cc_echo *e, u64 now_ns);
 void rxe_cc_echo_decode(struct rxe_cc_echo_seen *seen, u8 ce_wire,
 			u8 ue_wire, u32 *ce_pkts, u32 *ue_pkts);

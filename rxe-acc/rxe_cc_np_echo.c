@@ -48,8 +48,7 @@ void rxe_cc_np_req(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	/* the device's own ACC period: knobs are set alike on every host */
 	rxe_cc_echo_rcv(&qp->cc_echo, mark,
 			READ_ONCE(rxe->cc.params.ack_every), rxe_cc_now_ns(),
-			div_u64(READ_ONCE(rxe->cc.params.acc.period_ns),
-				RXE_CC_ECHO_ACKS_PER_PERIOD));
+			READ_ONCE(rxe->cc.params.acc.period_ns));
 	if (mark == RXE_CC_MARK_CE)
 		rxe_counter_inc(rxe, RXE_CNT_NP_ECHO_CE_PKTS);
 	else if (mark == RXE_CC_MARK_UE)

@@ -281,7 +281,7 @@ static void sim_receive(struct sim *s, struct sim_flow *f,
 	u->sent_ns = a->sent_ns;
 	if (s->host.ack_every > 1 &&
 	    !rxe_cc_echo_rcv(&f->echo, a->mark, s->host.ack_every, now,
-			     s->p.period_ns / RXE_CC_ECHO_ACKS_PER_PERIOD))
+			     s->p.period_ns))
 		return;
 	rxe_cc_echo_sent(&f->echo, now);
 	assert_true(f->ring_tail - f->ring_head < SIM_ACK_RING);

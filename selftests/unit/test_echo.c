@@ -51,7 +51,8 @@ static void test_clean_path_coalesces(void **state)
  */
 static void test_fast_clean_path_acks_by_time(void **state)
 {
-	const u64 gap_ns = 1000000;	/* T = 8 ms over 8 ACKs a period */
+	const u64 period_ns = 8000000;	/* T = 8 ms: ACKs 1 ms apart */
+	const u64 gap_ns = period_ns / RXE_CC_ECHO_ACKS_PER_PERIOD;
 	struct rxe_cc_echo e;
 	u64 now_ns = 5 * gap_ns;
 	int i, acks = 0;
@@ -64,7 +65,7 @@ static void test_fast_clean_path_acks_by_time(void **state)
 
 		now_ns += gap_ns / 32;
 		due = rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY, now_ns,
-				      gap_ns);
+				      period_ns);
 		if (due) {
 			assert_true(now_ns - e.last_ack_ns >= gap_ns);
 			rxe_cc_echo_sent(&e, now_ns);
@@ -77,26 +78,27 @@ static void test_fast_clean_path_acks_by_time(void **state)
 	for (i = 1; i < RXE_CC_ECHO_MAX_EVERY; i++)
 		assert_false(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY,
 					     now_ns + i * gap_ns / 100,
-					     gap_ns));
+					     period_ns));
 	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY,
-				    now_ns + i * gap_ns / 100, gap_ns));
+				    now_ns + i * gap_ns / 100, period_ns));
 	now_ns += gap_ns;
 	rxe_cc_echo_sent(&e, now_ns);
 	/* a mark is ACKed at once, and the per-packet clock after it */
 	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_CE, EVERY, now_ns + 1,
-				    gap_ns));
+				    period_ns));
 	rxe_cc_echo_sent(&e, now_ns + 1);
 	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY, now_ns + 2,
-				    gap_ns));
+				    period_ns));
 	rxe_cc_echo_sent(&e, now_ns + 2);
 	/* every = 1 is an ACK per packet, gap or not */
-	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, 1, now_ns + 3, gap_ns));
+	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, 1, now_ns + 3,
+				    period_ns));
 	/* a slow path (8 packets take more than the gap) is as before */
 	rxe_cc_echo_init(&e);
 	for (i = 1; i <= 8 * EVERY; i++) {
 		now_ns += gap_ns / 4;
 		if (rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY, now_ns,
-				    gap_ns)) {
+				    period_ns)) {
 			assert_int_equal(i % EVERY, 0);
 			rxe_cc_echo_sent(&e, now_ns);
 		} else {

@@ -189,8 +189,8 @@ void Host::OnData(Pkt *p)
 		f->rcv_nxt++;
 		f->rcv_mark = Stronger(f->rcv_mark, p->ecn);
 		if (!rxe_cc_echo_rcv(&f->echo, (enum rxe_cc_mark)MarkOf(p->ecn),
-				     cfg.ack_every, now, cfg.acc_period_ns /
-				     RXE_CC_ECHO_ACKS_PER_PERIOD) && !last) {
+				     cfg.ack_every, now, cfg.acc_period_ns) &&
+		    !last) {
 			delete p;
 			return;
 		}
