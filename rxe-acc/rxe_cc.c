@@ -313,25 +313,32 @@ const void *rxe_cc_qp_params(struct rxe_qp *qp)
  * Both callbacks therefore start with rxe_get(): a callback that finds
  * the count at zero has nothing left to do.
  */
+/* Let the tasks the pacer held (RXE_CC_WAIT_* bits of @waiters) run. */
+static void rxe_cc_wake(struct rxe_qp *qp, unsigned long waiters)
+{
+	if (waiters & BIT(RXE_CC_WAIT_REQ))
+		rxe_sched_task(rxe_cc_req_task(qp));
+	if (waiters & BIT(RXE_CC_WAIT_RESP))
+		rxe_sched_task(rxe_cc_resp_task(qp));
+}
+
+/*
+ * A hard timer, so it does not take cc->lock, which is only ever taken
+ * with softirqs off: pace_waiters is atomic for it.  A waiter that
+ * rxe_cc_wait() adds after the exchange armed a timer of its own.
+ */
 static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 {
 	struct rxe_cc_qp *cc = container_of(t, struct rxe_cc_qp, pace_timer);
 	struct rxe_qp *qp = cc->qp;
-	unsigned long flags;
-	u8 waiters;
+	unsigned long waiters;
 
 	if (!rxe_get(qp))
 		return HRTIMER_NORESTART;
 
-	spin_lock_irqsave(&cc->lock, flags);
-	waiters = cc->stopped ? 0 : cc->pace_waiters;
-	cc->pace_waiters = 0;
-	spin_unlock_irqrestore(&cc->lock, flags);
-
-	if (waiters & RXE_CC_WAIT_REQ)
-		rxe_sched_task(rxe_cc_req_task(qp));
-	if (waiters & RXE_CC_WAIT_RESP)
-		rxe_sched_task(rxe_cc_resp_task(qp));
+	waiters = xchg(&cc->pace_waiters, 0);
+	if (!READ_ONCE(cc->stopped))
+		rxe_cc_wake(qp, waiters);
 	rxe_put(qp);
 	return HRTIMER_NORESTART;
 }
@@ -342,13 +349,12 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 {
 	struct rxe_cc_qp *cc = container_of(t, struct rxe_cc_qp, cc_timer);
 	struct rxe_qp *qp = cc->qp;
-	unsigned long flags;
 	u64 now;
 
 	if (!rxe_get(qp))
 		return HRTIMER_NORESTART;
 
-	spin_lock_irqsave(&cc->lock, flags);
+	spin_lock_bh(&cc->lock);
 	/* read under the lock: events reach the core in time order */
 	now = rxe_cc_now_ns();
 	if (cc->ops && !cc->stopped) {
@@ -358,7 +364,7 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 		if (rxe_cc_inflight_bytes(cc) || !cc->rate_bps)
 			rxe_cc_arm_timer(qp);
 	}
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 	rxe_put(qp);
 
 	return HRTIMER_NORESTART;
@@ -524,17 +530,16 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	struct rxe_cc_qp *cc = qp->cc;
 	const struct rxe_cc_ops *ops;
-	unsigned long flags;
 	u64 line_bps, now;
 
 	if (!cc)
 		return;
 	if (!cc->stopped) {
-		spin_lock_irqsave(&cc->lock, flags);
+		spin_lock_bh(&cc->lock);
 		if (cc->ops && cc->req.next_psn != qp->req.psn &&
 		    rxe_cc_ring_empty(&cc->req))
 			rxe_cc_sync_psn(qp);
-		spin_unlock_irqrestore(&cc->lock, flags);
+		spin_unlock_bh(&cc->lock);
 		return;
 	}
 
@@ -544,7 +549,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 
 	line_bps = rxe_cc_line_rate_bps(rxe);
 
-	spin_lock_irqsave(&cc->lock, flags);
+	spin_lock_bh(&cc->lock);
 	now = rxe_cc_now_ns();
 	memset(cc->priv, 0, sizeof(cc->priv));
 	cc->line_rate_bps = line_bps;
@@ -558,14 +563,14 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	cc->peer_counts = false;
 	cc->echo_seen = (struct rxe_cc_echo_seen) {};
 	cc->sent_any = false;
-	cc->pace_waiters = 0;
+	WRITE_ONCE(cc->pace_waiters, 0);
 	cc->ops = ops;
 	ops->init(qp, now);
 	cc->rate_bps = ops->rate_bps(qp, now);
 	rxe_cc_pacer_init(&cc->pacer, cc->rate_bps,
 			  rxe_cc_burst_bytes(qp, cc->rate_bps), now);
-	cc->stopped = false;
-	spin_unlock_irqrestore(&cc->lock, flags);
+	WRITE_ONCE(cc->stopped, false);
+	spin_unlock_bh(&cc->lock);
 
 	trace_rxe_cc_rate(qp, 0, cc->rate_bps, RXE_CC_WHY_START);
 }
@@ -579,15 +584,14 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 void rxe_cc_qp_error(struct rxe_qp *qp)
 {
 	struct rxe_cc_qp *cc = qp->cc;
-	unsigned long flags;
 
 	if (!cc)
 		return;
 
-	spin_lock_irqsave(&cc->lock, flags);
-	cc->stopped = true;
-	cc->pace_waiters = 0;
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_lock_bh(&cc->lock);
+	WRITE_ONCE(cc->stopped, true);
+	WRITE_ONCE(cc->pace_waiters, 0);
+	spin_unlock_bh(&cc->lock);
 
 	hrtimer_try_to_cancel(&cc->pace_timer);
 	hrtimer_try_to_cancel(&cc->cc_timer);
@@ -597,7 +601,6 @@ void rxe_cc_qp_error(struct rxe_qp *qp)
 void rxe_cc_qp_stop(struct rxe_qp *qp)
 {
 	struct rxe_cc_qp *cc = qp->cc;
-	unsigned long flags;
 
 	rxe_cc_np_init(qp);
 	if (!cc)
@@ -606,9 +609,9 @@ void rxe_cc_qp_stop(struct rxe_qp *qp)
 	hrtimer_cancel(&cc->pace_timer);
 	hrtimer_cancel(&cc->cc_timer);
 
-	spin_lock_irqsave(&cc->lock, flags);
+	spin_lock_bh(&cc->lock);
 	cc->ops = NULL;
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 }
 
 /*
@@ -662,15 +665,9 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, enum rxe_cc_why why)
 					  RXE_CNT_CC_RATE_DECREASES);
 	trace_rxe_cc_rate(qp, old, rate, why);
 
-	if (cc->pace_waiters && rate) {
-		u8 waiters = cc->pace_waiters;
-
-		cc->pace_waiters = 0;
+	if (READ_ONCE(cc->pace_waiters) && rate) {
 		hrtimer_try_to_cancel(&cc->pace_timer);
-		if (waiters & RXE_CC_WAIT_REQ)
-			rxe_sched_task(rxe_cc_req_task(qp));
-		if (waiters & RXE_CC_WAIT_RESP)
-			rxe_sched_task(rxe_cc_resp_task(qp));
+		rxe_cc_wake(qp, xchg(&cc->pace_waiters, 0));
 	}
 }
 
@@ -690,41 +687,47 @@ static const struct rxe_cc_ops *rxe_cc_ops_peek(const struct rxe_cc_qp *cc)
  * the common case of a QP without CC (cc NULL) or not started at one
  * branch.
  */
-static bool rxe_cc_lock_running(struct rxe_cc_qp *cc, unsigned long *flags)
+static bool rxe_cc_lock_running(struct rxe_cc_qp *cc)
 	rxe_cc_cond_acquires(&cc->lock)
 {
 	if (!rxe_cc_ops_peek(cc))
 		return false;
-	spin_lock_irqsave(&cc->lock, *flags);
+	spin_lock_bh(&cc->lock);
 	if (cc->ops && !cc->stopped)
 		return true;
-	spin_unlock_irqrestore(&cc->lock, *flags);
+	spin_unlock_bh(&cc->lock);
 	return false;
+}
+
+/* @who does not wait (any more): no atomic write while it is clear. */
+static void rxe_cc_unwait(struct rxe_cc_qp *cc, int who)
+{
+	if (test_bit(who, &cc->pace_waiters))
+		clear_bit(who, &cc->pace_waiters);
 }
 
 /*
  * May a packet of @bytes on the wire leave now?  If not, @who waits: the
  * pace timer (or, while halted, the event that ends the halt) wakes it.
  */
-static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, u8 who)
+static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, int who)
 {
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
-	unsigned long flags;
 	u64 wait;
 
-	if (!rxe_cc_lock_running(cc, &flags))
+	if (!rxe_cc_lock_running(cc))
 		return false;
 	wait = rxe_cc_pacer_wait_ns(&cc->pacer, bytes, rxe_cc_now_ns());
 	if (wait) {
-		cc->pace_waiters |= who;
+		set_bit(who, &cc->pace_waiters);
 		if (wait != RXE_CC_NEVER_NS &&
 		    !hrtimer_is_queued(&cc->pace_timer))
 			hrtimer_start(&cc->pace_timer, ns_to_ktime(wait),
 				      HRTIMER_MODE_REL);
 	} else {
-		cc->pace_waiters &= ~who;
+		rxe_cc_unwait(cc, who);
 	}
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 
 	return wait != 0;
 }
@@ -773,22 +776,21 @@ static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 {
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
-	unsigned long flags;
 	u64 now;
 
-	if (!rxe_cc_lock_running(cc, &flags))
+	if (!rxe_cc_lock_running(cc))
 		return;
 	now = rxe_cc_now_ns();
 	if (!cc->sent_any) {
 		cc->sent_any = true;
 		trace_rxe_cc_first_send(qp, psn, cc->rate_bps);
 	}
-	cc->pace_waiters &= ~RXE_CC_WAIT_REQ;
+	rxe_cc_unwait(cc, RXE_CC_WAIT_REQ);
 	if (rxe_cc_ring_record(&cc->req, psn, qp->req.psn, bytes, now))
 		rxe_cc_xmit(qp, bytes, now);
 	else	/* a retransmission: nothing new in flight */
 		rxe_cc_pacer_consume(&cc->pacer, bytes, now);
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 }
 
 /**
@@ -805,13 +807,12 @@ void rxe_cc_req_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 void rxe_cc_req_unsent(struct rxe_qp *qp, u32 psn, u32 bytes)
 {
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
-	unsigned long flags;
 
-	if (!rxe_cc_lock_running(cc, &flags))
+	if (!rxe_cc_lock_running(cc))
 		return;
 	if (rxe_cc_ring_unrecord(&cc->req, psn, bytes))
 		rxe_cc_pacer_refund(&cc->pacer, bytes, rxe_cc_now_ns());
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 }
 
 /* Build-time BTH bits of a data packet: ask the receiver to echo marks. */
@@ -837,18 +838,17 @@ void rxe_cc_data_bth(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 {
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
-	unsigned long flags;
 	u64 now;
 
-	if (!rxe_cc_lock_running(cc, &flags))
+	if (!rxe_cc_lock_running(cc))
 		return;
 	now = rxe_cc_now_ns();
-	cc->pace_waiters &= ~RXE_CC_WAIT_RESP;
+	rxe_cc_unwait(cc, RXE_CC_WAIT_RESP);
 	if (cc->read_acks)
 		rxe_cc_ring_record(&cc->resp, psn, (psn + 1) & BTH_PSN_MASK,
 				   bytes, now);
 	rxe_cc_xmit(qp, bytes, now);
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 }
 
 /*
@@ -982,7 +982,6 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	struct rxe_cc_ack ack = {};
 	enum rxe_cc_mark mark;
-	unsigned long flags;
 	u32 psn;
 
 	if (rxe_cc_is_read_resp(pkt))
@@ -991,10 +990,10 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 	if (!rxe_cc_acked_psn(pkt, &psn))
 		return;
 	mark = rxe_cc_echoed_mark(pkt);
-	if (!rxe_cc_lock_running(cc, &flags))
+	if (!rxe_cc_lock_running(cc))
 		return;
 	rxe_cc_acked(qp, &cc->req, psn, mark, false, &ack);
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 }
 
 /**
@@ -1019,12 +1018,11 @@ void rxe_cc_rcv_ack_counts(struct rxe_pkt_info *pkt, u8 ce_wire, u8 ue_wire,
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	struct rxe_cc_ack ack = {};
 	enum rxe_cc_mark mark = RXE_CC_MARK_NO;
-	unsigned long flags;
 	u32 psn;
 
 	*ce_pkts = 0;
 	*ue_pkts = 0;
-	if (!rxe_cc_lock_running(cc, &flags))
+	if (!rxe_cc_lock_running(cc))
 		return;
 	/* even a response that acknowledges nothing moves the counters */
 	rxe_cc_echo_decode(&cc->echo_seen, ce_wire, ue_wire, &ack.ce_pkts,
@@ -1036,7 +1034,7 @@ void rxe_cc_rcv_ack_counts(struct rxe_pkt_info *pkt, u8 ce_wire, u8 ue_wire,
 		mark = RXE_CC_MARK_UE;
 	if (rxe_cc_acked_psn(pkt, &psn))
 		rxe_cc_acked(qp, &cc->req, psn, mark, true, &ack);
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 	*ce_pkts = ack.ce_pkts;
 	*ue_pkts = ack.ue_pkts;
 }
@@ -1046,10 +1044,9 @@ static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
-	unsigned long flags;
 	u64 now;
 
-	if (!rxe_cc_lock_running(cc, &flags)) {
+	if (!rxe_cc_lock_running(cc)) {
 		rxe_counter_inc(pkt->rxe, RXE_CNT_RP_CNP_IGNORED);
 		return;
 	}
@@ -1061,7 +1058,7 @@ static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 	} else {	/* an algorithm that does not react to CNPs */
 		rxe_counter_inc(pkt->rxe, RXE_CNT_RP_CNP_IGNORED);
 	}
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 }
 
 /*
@@ -1075,13 +1072,12 @@ static void rxe_cc_rcv_read_ack(struct rxe_pkt_info *pkt)
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	enum rxe_cc_mark mark = rxe_cc_echoed_mark(pkt);
 	struct rxe_cc_ack ack = {};
-	unsigned long flags;
 
-	if (!rxe_cc_lock_running(cc, &flags))
+	if (!rxe_cc_lock_running(cc))
 		return;
 	cc->read_acks = true;
 	rxe_cc_acked(qp, &cc->resp, pkt->psn, mark, false, &ack);
-	spin_unlock_irqrestore(&cc->lock, flags);
+	spin_unlock_bh(&cc->lock);
 }
 
 /**
@@ -1160,16 +1156,15 @@ int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	struct rxe_qp *qp = to_rqp(ibqp);
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	struct nlattr *table;
-	unsigned long flags;
 	int err;
 
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
 	if (cc) {
-		spin_lock_irqsave(&cc->lock, flags);
+		spin_lock_bh(&cc->lock);
 		err = rxe_cc_fill_res(msg, qp);
-		spin_unlock_irqrestore(&cc->lock, flags);
+		spin_unlock_bh(&cc->lock);
 	} else {
 		err = rxe_cc_fill_res(msg, qp);
 	}

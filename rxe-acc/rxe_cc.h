@@ -74,9 +74,11 @@
  * (rxe_cc_dcqcn_ops.c next to rxe_cc_dcqcn.c, and so on).
  *
  * Concurrency: the requester and completer tasks, the receive softirq and
- * two soft hrtimers all touch a QP's state, so it is guarded by one
- * spinlock, taken with interrupts saved (the requester may also run in
- * process context).  Nothing here sleeps or allocates in the data path.
+ * the soft CC timer all touch a QP's state, so it is guarded by one
+ * spinlock, taken with bottom halves off (the tasks may also run in
+ * process context).  No user runs in hard interrupt context: the pace
+ * timer, a hard hrtimer, only exchanges the atomic pace_waiters.  Nothing
+ * here sleeps or allocates in the data path.
  */
 #ifndef RXE_CC_H
 #define RXE_CC_H
@@ -153,10 +155,10 @@ struct rxe_cc_qp {
 	struct rxe_qp *qp;		/* back pointer, for the timers */
 	const struct rxe_cc_ops *ops;	/* running: NULL until started */
 	const struct rxe_cc_ops *chosen; /* what rxe_cc_qp_modify() picked */
-	spinlock_t lock;
+	spinlock_t lock;		/* _bh: never taken in hard irq context */
 	bool stopped;			/* no timer may be armed */
 	bool sent_any;			/* a packet left since the start */
-	u8 pace_waiters;		/* RXE_CC_WAIT_*: tasks the pacer holds */
+	unsigned long pace_waiters;	/* RXE_CC_WAIT_* bits, atomic */
 	struct hrtimer pace_timer;	/* resumes the waiting tasks */
 	struct hrtimer cc_timer;	/* the algorithm's own deadlines */
 	struct rxe_cc_pacer pacer;
@@ -199,9 +201,11 @@ enum rxe_cc_cnp_what {
 	RXE_CC_CNP_IGNORED,		/* folded into a pending decrease */
 };
 
-/* The tasks that may wait for pacer credit (pace_waiters bits). */
-#define RXE_CC_WAIT_REQ			BIT(0)
-#define RXE_CC_WAIT_RESP		BIT(1)
+/* The tasks that may wait for pacer credit (bit numbers in pace_waiters). */
+enum rxe_cc_waiter {
+	RXE_CC_WAIT_REQ,
+	RXE_CC_WAIT_RESP,
+};
 
 /*
  * An algorithm, as tcp_congestion_ops: hooks called with the QP's

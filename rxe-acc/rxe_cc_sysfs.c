@@ -110,18 +110,18 @@ static int rxe_cc_dev_params_check(const struct rxe_cc_params *p)
 
 /*
  * Apply one validated write so that seqlock readers never see half of it.
- * Readers hold a QP's cc->lock, which the pace timer takes in hard
- * interrupt context: a writer interrupted by that timer on its own CPU,
- * while another CPU holds the same cc->lock and waits in read_seqbegin()
- * for the write to end, would deadlock.  So the write runs with interrupts
- * off, not only bottom halves.
+ * Readers hold a QP's cc->lock, which the receive softirq and the soft
+ * CC timer take: a writer interrupted by them on its own CPU, while
+ * another CPU holds the same cc->lock and waits in read_seqbegin() for
+ * the write to end, would deadlock.  So the write runs with bottom halves
+ * off.  No reader runs in hard interrupt context.
  */
 static void rxe_cc_params_write(struct rxe_dev *rxe,
 				const struct rxe_cc_knob *k, u64 v)
 {
-	write_seqlock_irq(&rxe->cc.params_seq);
+	write_seqlock_bh(&rxe->cc.params_seq);
 	knob_set(&rxe->cc.params, k, v);
-	write_sequnlock_irq(&rxe->cc.params_seq);
+	write_sequnlock_bh(&rxe->cc.params_seq);
 }
 
 static ssize_t knob_show(struct ib_device *dev, u32 port,
