@@ -751,15 +751,21 @@ bool rxe_cc_resp_wait(struct rxe_qp *qp, u32 bytes)
 	return rxe_cc_wait(qp, bytes, RXE_CC_WAIT_RESP);
 }
 
-/* Data of @bytes left: pay the pacer, tell the algorithm; lock held. */
+/*
+ * Data of @bytes left: pay the pacer, tell the algorithm; lock held.  An
+ * algorithm whose rate sending cannot move (ACC: its rate comes from
+ * ACKs and periods) costs no rate or timer update per packet; its timer,
+ * which an idle QP lets lapse, is armed again by the first packet.
+ */
 static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 {
 	struct rxe_cc_qp *cc = qp->cc;
 
 	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
-	if (cc->ops->on_xmit)
-		cc->ops->on_xmit(qp, bytes, now);
-	rxe_cc_rate_changed(qp, now, RXE_CC_WHY_SENT);
+	if (!cc->ops->on_xmit || cc->ops->on_xmit(qp, bytes, now))
+		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_SENT);
+	else if (hrtimer_is_queued(&cc->cc_timer))
+		return;
 	rxe_cc_arm_timer(qp);
 }
 

@@ -224,8 +224,11 @@ struct rxe_cc_ops {
 	void (*load_params)(struct rxe_qp *qp, const struct rxe_cc_params *dev,
 			    void *params);
 	void (*init)(struct rxe_qp *qp, u64 now_ns);
-	/* data the QP put on the wire: new requests and read responses */
-	void (*on_xmit)(struct rxe_qp *qp, u32 bytes, u64 now_ns);
+	/*
+	 * data the QP put on the wire: new requests and read responses;
+	 * true if that may have changed the rate or the next deadline
+	 */
+	bool (*on_xmit)(struct rxe_qp *qp, u32 bytes, u64 now_ns);
 	void (*on_ack)(struct rxe_qp *qp, const struct rxe_cc_ack *ack,
 		       u64 now_ns);
 	void (*on_cnp)(struct rxe_qp *qp, u64 now_ns);

@@ -78,9 +78,11 @@ static void acc_sync_w(struct rxe_qp *qp, u64 acked_bytes)
 				rxe_cc_inflight_bytes(qp->cc) + acked_bytes);
 }
 
-static void acc_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
+/* Sending moves W, never R nor the period's end. */
+static bool acc_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 {
 	acc_sync_w(qp, 0);
+	return false;
 }
 
 /*
@@ -116,7 +118,10 @@ static void acc_on_timer(struct rxe_qp *qp, u64 now)
 	acc_step(qp, NULL, now);
 }
 
-/* The cap holds at once when a knob lowers it, not at the next event. */
+/*
+ * A knob that lowers the cap holds from the next ACK or timer on, not
+ * only from the core's next rate change.
+ */
 static u64 acc_rate_bps(struct rxe_qp *qp, u64 now)
 {
 	return min(rxe_cc_acc_rate_bps(rxe_cc_priv(qp), now),

@@ -46,10 +46,12 @@ static void dcqcn_init(struct rxe_qp *qp, u64 now)
 	rxe_cc_dcqcn_init(rxe_cc_priv(qp), rxe_cc_qp_params(qp), now);
 }
 
-static void dcqcn_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
+/* The byte counter, and the timers it catches up, may raise the rate. */
+static bool dcqcn_on_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 {
 	rxe_cc_dcqcn_on_bytes_sent(rxe_cc_priv(qp),
 				   rxe_cc_qp_params(qp), bytes, now, NULL);
+	return true;
 }
 
 static void dcqcn_on_cnp(struct rxe_qp *qp, u64 now)
