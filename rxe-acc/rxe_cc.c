@@ -305,14 +305,6 @@ const void *rxe_cc_qp_params(struct rxe_qp *qp)
 	return cc->params;
 }
 
-/*
- * The timers hold no reference on their QP.  A destroy drops the last one
- * before rxe_qp_do_cleanup() cancels them (rxe_cc_qp_stop()), and in that
- * window a callback must not schedule the QP's tasks: since 6.4 that
- * takes a reference, from zero (a refcount_t warning and a leaked QP).
- * Both callbacks therefore start with rxe_get(): a callback that finds
- * the count at zero has nothing left to do.
- */
 /* Let the tasks the pacer held (RXE_CC_WAIT_* bits of @waiters) run. */
 static void rxe_cc_wake(struct rxe_qp *qp, unsigned long waiters)
 {
@@ -323,9 +315,17 @@ static void rxe_cc_wake(struct rxe_qp *qp, unsigned long waiters)
 }
 
 /*
- * A hard timer, so it does not take cc->lock, which is only ever taken
- * with softirqs off: pace_waiters is atomic for it.  A waiter that
- * rxe_cc_wait() adds after the exchange armed a timer of its own.
+ * The timers hold no reference on their QP.  A destroy drops the last one
+ * before rxe_qp_do_cleanup() cancels them (rxe_cc_qp_stop()), and in that
+ * window a callback must not schedule the QP's tasks: since 6.4 that
+ * takes a reference, from zero (a refcount_t warning and a leaked QP).
+ * Both callbacks therefore start with rxe_get(): a callback that finds
+ * the count at zero has nothing left to do.
+ *
+ * The pace timer is a hard timer, so it does not take cc->lock, which is
+ * only ever taken with softirqs off: pace_waiters is atomic for it.  A
+ * waiter that rxe_cc_wait() adds after the exchange armed a timer of its
+ * own.
  */
 static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 {

@@ -31,9 +31,8 @@
  * The gap caps what a clean path costs at high rates: a fast flow gets
  * about RXE_CC_ECHO_ACKS_PER_PERIOD (8) ACKs a period, enough for r and
  * for the gate's window (8 ACKs spanning T), however many packets the
- * period holds.  Each ACK costs a
- * software RoCE CPU time on both hosts, and a CPU-bound flow sends
- * hundreds of packets a period.  A flow too slow to send @every packets
+ * period holds.  Each ACK costs software RoCE CPU time on both hosts,
+ * and a CPU-bound flow sends hundreds of packets a period.  A flow too slow to send @every packets
  * within the gap is not affected; a period of 0, or an ACK per packet
  * (@every = 1, the paper's ACK clock), turns the rule off.
  */
