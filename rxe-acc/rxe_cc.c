@@ -762,11 +762,12 @@ static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 	struct rxe_cc_qp *cc = qp->cc;
 
 	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
-	if (!cc->ops->on_xmit || cc->ops->on_xmit(qp, bytes, now))
+	if (!cc->ops->on_xmit || cc->ops->on_xmit(qp, bytes, now)) {
 		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_SENT);
-	else if (hrtimer_is_queued(&cc->cc_timer))
-		return;
-	rxe_cc_arm_timer(qp);
+		rxe_cc_arm_timer(qp);
+	} else if (!hrtimer_is_queued(&cc->cc_timer)) {
+		rxe_cc_arm_timer(qp);
+	}
 }
 
 /**
