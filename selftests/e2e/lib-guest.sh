@@ -14,6 +14,8 @@
 # Knobs (guest environment, pass with the runner's --env):
 #   E2E_LINE_MBPS  written to cc/line_rate_mbps (the lsw port rate)
 #   E2E_CC_KNOBS   "name=value ..." written to cc/<name> (DCQCN/ACC knobs)
+#   E2E_CC_DUMP    0: e2e_cc_setup does not record every knob of the device
+#                  in $OUT_DIR/cc-DEV.txt (default 1: it does)
 #   E2E_CC_REQUIRE "name ...": cc/ knobs the run needs; one missing makes
 #                  e2e_cc_setup skip (status 77), where a missing knob of
 #                  E2E_CC_KNOBS is only noted
@@ -61,7 +63,7 @@ e2e_hosts() {
 e2e_cc_dir() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 
 e2e_cc_setup() {
-	local algo=$1 dev d kv name
+	local algo=$1 dev d kv name v
 	for dev in "${E2E_DEVS[@]}"; do
 		d=$(e2e_cc_dir "$dev")
 		if [ ! -d "$d" ]; then
@@ -92,9 +94,14 @@ e2e_cc_setup() {
 				echo "# cc knob $name: no $d/$name, ignored"
 			fi
 		done
-		# What the device really runs with, for the record.
+		# What the device really runs with, for the record (E2E_CC_DUMP=0:
+		# not again; each file is a process of its own, slow in TCG).
+		[ "${E2E_CC_DUMP:-1}" = 0 ] && continue
 		for name in "$d"/*; do
-			[ -f "$name" ] && printf '%s=%s\n' "${name##*/}" "$(cat "$name" 2>/dev/null)"
+			[ -f "$name" ] || continue
+			v=
+			read -r v <"$name" 2>/dev/null
+			printf '%s=%s\n' "${name##*/}" "$v"
 		done >"$E2E_OUT/cc-$dev.txt"
 	done
 	return 0
@@ -127,11 +134,15 @@ e2e_trace_stop() {
 }
 
 e2e_counters() {
-	local tag=$1 dev f
+	local tag=$1 dev f v
 	for dev in "${E2E_DEVS[@]}"; do
 		rdma statistic show link "$dev/1" >"$E2E_OUT/rdma-stat-$tag-$dev.txt" 2>&1
 		for f in /sys/class/infiniband/"$dev"/ports/1/hw_counters/*; do
-			[ -f "$f" ] && echo "${f##*/} $(cat "$f")"
+			# read, not $(cat): a process per counter is slow in TCG
+			[ -f "$f" ] || continue
+			v=
+			read -r v <"$f"
+			echo "${f##*/} $v"
 		done >"$E2E_OUT/hw-counters-$tag-$dev.txt"
 	done
 }
