@@ -74,6 +74,14 @@ def headline(runs):
     out = []
     for s in sorted({r['scen'] for r in runs}):
         by = {r['algo']: r['m'] for r in runs if r['scen'] == s and r['m']}
+        il = ['%s at %.2f× none\'s throughput (rounds %s)'
+              % (NAMES.get(a, a), m['ratio_none_median'],
+                 ', '.join('%.2f' % x for x in m['ratio_rounds_none']))
+              for a, m in by.items() if m.get('ratio_none_median') is not None]
+        if il:
+            out.append('%s: one flow, the VM\'s CPU the limit, the algorithms '
+                       'taking turns on one VM: %s (median of the rounds).'
+                       % (s, '; '.join(il)))
         if 'acc' not in by:
             continue
         for base in ('dcqcn', 'dcqcn-paper'):

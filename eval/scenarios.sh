@@ -29,10 +29,12 @@ scenario() {
 	srate=$rate
 	case "$1" in
 	S1)
-		# 8000 messages, ~17 s at the VM's ~30 MB/s: within one run
-		# the rate of 0.5 s windows ranges 22-39 MB/s (the host's
-		# scheduling), and 2500 messages (~5.5 s) left single-run
-		# ratios from 0.70 to 1.03 (24 November).
+		# 8000 messages per algorithm, ~17 s at the VM's ~30 MB/s:
+		# within one run the rate of 0.5 s windows ranges 22-39 MB/s
+		# (the host's scheduling), and 2500 messages (~5.5 s) left
+		# single-run ratios from 0.70 to 1.03 (24 November).  The test
+		# bed splits them into turns, the algorithms alternating on one
+		# VM (eval/run, run_interleaved); a lab sends them in one flow.
 		hosts="s1 s1"; srate=1Gbps; bneck=s1:h1
 		flows="0 1 0 $([ $quick -eq 1 ] && echo 800 || echo 8000) $size" ;;
 	S2-2to1)

@@ -119,6 +119,14 @@ def brief(path):
     if m.get('fct_all'):
         print('short flows: FCT slowdown p50/p99 (n) %s, small ones %s'
               % (m['fct_all'], m.get('fct_small', '–')))
+    if m.get('interleaved'):
+        print('S1 turns Mb/s %s; ACKs per 1000 packets %s, retries %s%s'
+              % (' '.join('%.1f' % x if x else '–' for x in m['turns_mbps']),
+                 fmt(m, 'acks_per_1000', '%.1f', 1), fmt(m, 'retries', '%d', 1),
+                 '' if m.get('ratio_none_median') is None else
+                 '; ÷ none per round %s, median %.3f'
+                 % (' '.join('%.3f' % x for x in m['ratio_rounds_none']),
+                    m['ratio_none_median'])))
     if m.get('lat_n'):
         print('latency p50 %s us, p99 %s us (%d samples)'
               % (fmt(m, 'lat_p50_us', '%.0f', 1), fmt(m, 'lat_p99_us', '%.0f', 1), m['lat_n']))
@@ -175,6 +183,20 @@ def summary(out):
             print('| %s | %s÷%s | %s |' % (s, num.upper(), den.upper(), ' | '.join(cells)))
     if not any_ratio:
         print('(no scenario has two algorithms that both ran)')
+    il = [(s, a, m) for s, a, st, _, m in runs if m and m.get('interleaved')]
+    if il:
+        print('\n## S1: the algorithms taking turns on one VM\n')
+        print('Each round runs one flow per algorithm, one after another (the order '
+              'reversed every other round); the ratio table above divides the '
+              'rounds taken together, this one round by round.\n')
+        print('| algo | Mb/s per round | ÷ none per round | median | ACKs/1000 pkts | retries |')
+        print('|---|---|---|---|---|---|')
+        for s, a, m in il:
+            print('| %s | %s | %s | %s | %s | %s |' % (
+                a, ' '.join('%.1f' % x if x else '–' for x in m['turns_mbps']),
+                ' '.join('%.3f' % x for x in m.get('ratio_rounds_none', [])) or '–',
+                fmt(m, 'ratio_none_median', '%.3f', 1), fmt(m, 'acks_per_1000', '%.1f', 1),
+                fmt(m, 'retries', '%d', 1)))
     skipped = [r for r in runs if r[2] == 'SKIP']
     if skipped:
         print('\nSkipped: ' + ', '.join('%s/%s' % (r[0], r[1]) for r in skipped) +

@@ -12,6 +12,7 @@ import onset as O  # noqa: E402
 import scaling as S  # noqa: E402
 import fct as F  # noqa: E402
 import websearch as W  # noqa: E402
+import interleave as IL  # noqa: E402
 from tap import case, run  # noqa: E402
 
 
@@ -370,6 +371,65 @@ def victim_rate_while_bursts_send():
     assert close(M.overlap_s((0, 3_000_000_000), (2_000_000_000, 5_000_000_000)), 1.0)
     assert M.overlap_s(None, (0, 1)) == 0.0
 
+
+
+def il_run(turns, hw):
+    """An interleaved run directory: turns {(round, k): MiB/s or None (a
+    failed turn)}, hw {(round, k): {counter: (before, after)}} of the
+    receiver."""
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, 'rounds.tsv'), 'w') as fh:
+        fh.write('# round k algo rc t0 t1\n')
+        for (r, k), v in sorted(turns.items()):
+            fh.write('%d\t%d\tx\t%d\t0\t1\n' % (r, k, 0 if v else 1))
+            t = os.path.join(d, 'r%d-a%d' % (r, k))
+            os.makedirs(t)
+            if v:
+                with open(os.path.join(t, 'flow-0.client.txt'), 'w') as f2:
+                    f2.write(' #bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]\n'
+                             ' 65536 2000 %.2f %.2f 0.000400\n' % (v, v))
+            for i, tag in enumerate(('before', 'after')):
+                with open(os.path.join(t, 'hw-counters-%s-rxe_h1.txt' % tag), 'w') as fh2:
+                    for name, ba in hw.get((r, k), {}).items():
+                        fh2.write('%s %d\n' % (name, ba[i]))
+    return d
+
+
+@case
+def interleave_split_rounds_and_ratios():
+    # k 0 = none at 30, 20 MiB/s; k 1 = acc at 27, 20: rounds 0.9 and 1.0
+    d = il_run({(1, 0): 30, (1, 1): 27, (2, 1): 20, (2, 0): 20},
+               {(1, 0): {'sent_pkts': (0, 8), 'rcvd_pkts': (0, 500),
+                         'out_of_seq_request': (0, 0)},
+                (2, 0): {'sent_pkts': (8, 16), 'rcvd_pkts': (500, 1000),
+                         'out_of_seq_request': (0, 2)},
+                (1, 1): {'sent_pkts': (16, 46), 'rcvd_pkts': (1000, 1500),
+                         'out_of_seq_request': (2, 3)},
+                (2, 1): {'sent_pkts': (46, 66), 'rcvd_pkts': (1500, 2000),
+                         'out_of_seq_request': (3, 5)}})
+    r = IL.split(d, ['none', 'acc'])
+    mb = M.MBPS_PER_PERFTEST_MIBPS
+    # bytes over time of equal-byte turns: harmonic mean, 2/(1/30+1/20) = 24
+    assert close(r['none']['flows'][0]['perftest_mbps'], 24 * mb)
+    assert close(r['acc']['turns_mbps'][0], 27 * mb)
+    assert [round(x, 9) for x in r['acc']['ratio_rounds_none']] == [0.9, 1.0]
+    assert close(r['acc']['ratio_none_median'], 0.95)
+    # counters add up over an algorithm's own turns only
+    assert close(r['none']['acks_per_1000'], 16.0) and r['none']['retries'] == 2
+    assert close(r['acc']['acks_per_1000'], 50.0) and r['acc']['retries'] == 3
+    assert 'ratio_rounds_none' not in r['none']
+
+
+@case
+def interleave_split_failed_and_missing():
+    # a failed turn: no pooled rate, counted; k 1 absent (kernel lacks it);
+    # a turn without counters: none summed
+    d = il_run({(1, 0): 30, (2, 0): None}, {})
+    r = IL.split(d, ['none', 'acc'])
+    assert r['none']['perftest_failed'] == 1
+    assert r['none']['flows'][0]['perftest_mbps'] is None
+    assert r['none']['turns_mbps'][1] is None and 'acc' not in r
+    assert r['none']['acks_per_1000'] is None and r['none']['retries'] is None
 
 if __name__ == '__main__':
     sys.exit(run())
