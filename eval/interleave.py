@@ -14,9 +14,10 @@ Per algorithm:
                           moves the same bytes)
   turns_mbps              each round's rate, in round order
   ratio_rounds_none       per round, the rate over none's in the same round
-  ratio_none_median       their median: the S1 figure; a swing of the
-                          host's speed that lasts a round moves both
-                          algorithms of that round alike
+  ratio_none_median       their median: the S1 figure, which a round
+                          spoiled by a stall or the host's scheduling
+                          does not move far (turns a few seconds apart
+                          still differ by ~10 % on this test bed)
   acks_per_1000           ACKs the receiver sent per 1000 packets received,
                           over its turns
   retries                 the receiver's out_of_seq_request over its turns

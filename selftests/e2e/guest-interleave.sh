@@ -87,8 +87,9 @@ for ((r = 1; r <= rounds; r++)); do
 		for k in "${ks[@]}"; do order=("$k" "${order[@]}"); done
 	fi
 	for k in "${order[@]}"; do
-		E2E_CC_DUMP=0 il_setup "$k" >/dev/null ||
-			fail "cc setup ${algos[$k]}, round $r"
+		# quiet unless it fails: it notes every knob this kernel lacks
+		msg=$(E2E_CC_DUMP=0 il_setup "$k") ||
+			{ echo "$msg"; fail "cc setup ${algos[$k]}, round $r"; }
 		E2E_OUT=$OUT_DIR/r$r-a$k
 		mkdir -p "$E2E_OUT"
 		e2e_counters before
