@@ -70,19 +70,17 @@ def harmonic(xs):
     return len(xs) / sum(1.0 / x for x in xs) if xs and all(xs) else None
 
 
-def hw_delta(run, dev, name):
-    """Counter NAME of DEV over the run (after - before), or None."""
+def hw_deltas(run, dev, names):
+    """{name: counter of DEV over the run (after - before), or None}."""
     v = {}
     for tag in ('before', 'after'):
         try:
             with open(os.path.join(run, 'hw-counters-%s-%s.txt' % (tag, dev))) as fh:
-                for line in fh:
-                    f = line.split()
-                    if len(f) == 2 and f[0] == name:
-                        v[tag] = int(f[1])
+                v[tag] = dict(line.split() for line in fh if len(line.split()) == 2)
         except OSError:
-            return None
-    return v['after'] - v['before'] if len(v) == 2 else None
+            v[tag] = {}
+    return {n: int(v['after'][n]) - int(v['before'][n])
+            if n in v['after'] and n in v['before'] else None for n in names}
 
 
 def split(run, algos, prio=3):
@@ -106,10 +104,10 @@ def split(run, algos, prio=3):
              'perftest_failed': sum(1 for r in t if not t[r]),
              'flows': [{'id': 0, 'src': 0, 'dst': 1,
                         'perftest_mbps': harmonic(ok) if len(ok) == len(t) else None}]}
-        cnt = {}
-        for name in ('sent_pkts', 'rcvd_pkts', 'out_of_seq_request'):
-            v = [hw_delta(turn_dir(run, r, k), RX_DEV, name) for r in t]
-            cnt[name] = None if None in v else sum(v)
+        names = ('sent_pkts', 'rcvd_pkts', 'out_of_seq_request')
+        d = [hw_deltas(turn_dir(run, r, k), RX_DEV, names) for r in t]
+        cnt = {n: None if any(x[n] is None for x in d) else sum(x[n] for x in d)
+               for n in names}
         m['acks_per_1000'] = (1000.0 * cnt['sent_pkts'] / cnt['rcvd_pkts']
                               if cnt['sent_pkts'] is not None and cnt['rcvd_pkts']
                               else None)

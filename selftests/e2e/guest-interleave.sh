@@ -34,27 +34,30 @@ echo "# e2e-guest: hosts ${E2E_DEVS[*]} up"
 
 # The knobs any algorithm of the list sets, with their values at boot.
 declare -A boot
+d=$(e2e_cc_dir "${E2E_DEVS[0]}")
 for k in "${!algos[@]}"; do
 	knobs=E2E_IL_KNOBS_$k
 	for kv in ${!knobs:-}; do
-		f=$(e2e_cc_dir "${E2E_DEVS[0]}")/${kv%%=*}
-		[ -f "$f" ] && boot[${kv%%=*}]=$(cat "$f")
+		while IFS='=' read -r name v; do
+			boot[$name]=$v
+		done < <(e2e_files '=' "$d/${kv%%=*}")
 	done
 done
 # il_setup K: algorithm K and its knobs on every device; the other
 # algorithms' knobs as at boot.  Read back: a knob that did not take
 # (status 1) would let one algorithm's turn run with another's knob.
 il_setup() {
-	local k=$1 knobs=E2E_IL_KNOBS_$1 rest=() name dev kv v want
+	local k=$1 knobs=E2E_IL_KNOBS_$1 rest=() name dev d kv v want
 	for name in "${!boot[@]}"; do
 		[[ " ${!knobs:-} " == *" $name="* ]] || rest+=("$name=${boot[$name]}")
 	done
 	E2E_CC_KNOBS="${rest[*]} ${!knobs:-}" e2e_cc_setup "${algos[$k]}" || return
 	for dev in "${E2E_DEVS[@]}"; do
+		d=$(e2e_cc_dir "$dev")
 		for kv in "${rest[@]}" ${!knobs:-}; do
 			want=${kv#*=}
 			v=
-			read -r v <"$(e2e_cc_dir "$dev")/${kv%%=*}" 2>/dev/null
+			read -r v <"$d/${kv%%=*}" 2>/dev/null
 			[ -z "$v" ] || [ "$v" = "$want" ] && continue
 			echo "# $dev ${kv%%=*} reads $v, not $want, for ${algos[$k]}"
 			return 1

@@ -9,6 +9,7 @@
 #                              the kernel has no CC interface and ALGO != none
 #   e2e_trace_start/_stop      rxe_cc trace events -> $OUT_DIR/trace.txt
 #   e2e_counters TAG           rdma statistic + hw_counters -> $OUT_DIR
+#   e2e_files SEP FILE...      "NAME<SEP>VALUE" of sysfs files
 #   e2e_flows SPEC...          run perftest flows, see below
 #
 # Knobs (guest environment, pass with the runner's --env):
@@ -62,8 +63,21 @@ e2e_hosts() {
 
 e2e_cc_dir() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 
+# e2e_files SEP FILE...: "NAME<SEP>VALUE" per regular FILE, its first line
+# read by the shell: a $(cat) per file would be a process each, slow in TCG.
+e2e_files() {
+	local sep=$1 f v
+	shift
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		v=
+		read -r v <"$f" 2>/dev/null
+		printf '%s%s%s\n' "${f##*/}" "$sep" "$v"
+	done
+}
+
 e2e_cc_setup() {
-	local algo=$1 dev d kv name v
+	local algo=$1 dev d kv name
 	for dev in "${E2E_DEVS[@]}"; do
 		d=$(e2e_cc_dir "$dev")
 		if [ ! -d "$d" ]; then
@@ -95,14 +109,9 @@ e2e_cc_setup() {
 			fi
 		done
 		# What the device really runs with, for the record (E2E_CC_DUMP=0:
-		# not again; each file is a process of its own, slow in TCG).
-		[ "${E2E_CC_DUMP:-1}" = 0 ] && continue
-		for name in "$d"/*; do
-			[ -f "$name" ] || continue
-			v=
-			read -r v <"$name" 2>/dev/null
-			printf '%s=%s\n' "${name##*/}" "$v"
-		done >"$E2E_OUT/cc-$dev.txt"
+		# not again).
+		[ "${E2E_CC_DUMP:-1}" = 0 ] ||
+			e2e_files '=' "$d"/* >"$E2E_OUT/cc-$dev.txt"
 	done
 	return 0
 }
@@ -134,16 +143,11 @@ e2e_trace_stop() {
 }
 
 e2e_counters() {
-	local tag=$1 dev f v
+	local tag=$1 dev
 	for dev in "${E2E_DEVS[@]}"; do
 		rdma statistic show link "$dev/1" >"$E2E_OUT/rdma-stat-$tag-$dev.txt" 2>&1
-		for f in /sys/class/infiniband/"$dev"/ports/1/hw_counters/*; do
-			# read, not $(cat): a process per counter is slow in TCG
-			[ -f "$f" ] || continue
-			v=
-			read -r v <"$f"
-			echo "${f##*/} $v"
-		done >"$E2E_OUT/hw-counters-$tag-$dev.txt"
+		e2e_files ' ' /sys/class/infiniband/"$dev"/ports/1/hw_counters/* \
+			>"$E2E_OUT/hw-counters-$tag-$dev.txt"
 	done
 }
 
