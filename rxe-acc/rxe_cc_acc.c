@@ -39,8 +39,8 @@
  * first).  "Appears sufficient" is measured, not assumed: the gate is a
  * window of the ACKs of packets sent after R last changed (by their RTT
  * sample; without one, ACKs from tau after the change); it is judged at
- * the end of the first period in which it holds >= 8 ACKs spanning >= T,
- * with rg its ACK rate:
+ * the end of the first period in which it spans >= T and holds >= 8
+ * ACKs or ACKs of >= 64 packets, with rg its ACK rate:
  *
  *	S == 0 or gate == 0 -> R += (C - R) * beta_n,
  *			       beta_n = min(beta0 * 2^(n-1), 1/2)
@@ -81,9 +81,11 @@
  * T / 8 sets R = r and S without halting: that little excess is the
  * flows' packets lining up at K, not an excess worth stopping for.
  * And with the gate, after the first halt, a period that holds fewer
- * than 4 ACKs runs on for another T, up to 4 T (the tick counts each
- * T): one or two ACKs give a slow flow a CE share of 0 or 100 %, so it
- * halted on a single mark where a fast flow did not.  The AIMD probe
+ * than 4 ACKs, of fewer than 32 packets, runs on for another T, up to
+ * 4 T (the tick counts each T): one or two ACKs give a slow flow a CE
+ * share of 0 or 100 %, so it halted on a single mark where a fast flow
+ * did not.  (A fast clean path's few ACKs a period, each of many
+ * packets, are no such sample: rxe_cc_echo.c.)  The AIMD probe
  * also runs on a period that would read CONGESTED on fewer than 8
  * CE-marked packets: a burst that a host stall released marks a few
  * packets at K, and the clean ones after it bring the share below
@@ -163,11 +165,14 @@
 #define ACC_HALT_RATE_DEN		4
 
 /*
- * The gate (see "Increase"): a window is judged once it holds this many
- * ACKs and spans a period; fewer ACKs mostly measure the ACK clock's
- * jitter.
+ * The gate (see "Increase"): a window is judged once it spans a period
+ * and holds this many ACKs, or ACKs of this many packets; fewer mostly
+ * measure the ACK clock's jitter.  Packets count for a fast clean path,
+ * which its receiver ACKs only a few times a period (rxe_cc_echo.c):
+ * its window of tens of packets an ACK is judged every period too.
  */
 #define ACC_GATE_MIN_ACKS		8
+#define ACC_GATE_MIN_PKTS		64
 /* r >= 98 % of what was sent: the ACKs keep up, no queue is growing. */
 #define ACC_GATE_KEPT_UP_PERMILLE	980
 /* The additive probe: (C - R) / 512, a little larger for a slower flow. */
@@ -196,11 +201,14 @@
 /* A halt shorter than T / 8 drains nothing worth stopping for. */
 #define ACC_HALT_MIN_PERIOD_DIV		8
 /*
- * With the gate, a period is judged once it holds this many ACKs (or
- * after ACC_PERIOD_MAX_T periods): a slow flow's CE share of one or two
- * ACKs reads CONGESTED on a single mark, a fast flow's does not.
+ * With the gate, a period is judged once it holds this many ACKs, or
+ * ACKs of this many packets (or after ACC_PERIOD_MAX_T periods): a slow
+ * flow's CE share of one or two ACKs reads CONGESTED on a single mark, a
+ * fast flow's does not.  A fast clean path gets as few ACKs a period,
+ * each of many packets.
  */
 #define ACC_PERIOD_MIN_ACKS		4
+#define ACC_PERIOD_MIN_PKTS		32
 #define ACC_PERIOD_MAX_T		4
 /*
  * The AIMD probe halts only on this many CE-marked packets (or at
@@ -414,14 +422,16 @@ static void gate_restart(struct rxe_cc_acc *st,
  */
 static void gate_account_ack(struct rxe_cc_acc *st,
 			     const struct rxe_cc_acc_params *p,
-			     u32 acked_bytes, u64 rtt_ns, u64 now_ns)
+			     const struct rxe_cc_ack *ack, u64 now_ns)
 {
 	struct rxe_cc_acc_gate *g = &st->gate;
+	u64 rtt_ns = ack->rtt_ns;
 
 	if (rtt_ns ? now_ns - rtt_ns < g->start_ns : now_ns < g->from_ns)
 		return;
-	rate_sample_add(&g->rs, !g->n_ack, acked_bytes, now_ns, p);
+	rate_sample_add(&g->rs, !g->n_ack, ack->bytes, now_ns, p);
 	g->n_ack++;
+	g->n_pkt += ack->pkts;
 }
 
 static u32 halt_end(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
@@ -637,7 +647,7 @@ static enum acc_gate_verdict gate_verdict(const struct rxe_cc_acc *st,
 	const struct rxe_cc_acc_gate *g = &st->gate;
 	u64 allowed, sent_bps;
 
-	if (g->n_ack < ACC_GATE_MIN_ACKS ||
+	if ((g->n_ack < ACC_GATE_MIN_ACKS && g->n_pkt < ACC_GATE_MIN_PKTS) ||
 	    g->rs.last_ns - g->rs.first_ns < p->period_ns)
 		return ACC_GATE_OPEN;
 	/*
@@ -780,7 +790,7 @@ static void possibly_cut(struct rxe_cc_acc *st,
 static bool period_thin(const struct rxe_cc_acc_period *m,
 			const struct rxe_cc_acc_params *p)
 {
-	if (m->n_ack < ACC_PERIOD_MIN_ACKS)
+	if (m->n_ack < ACC_PERIOD_MIN_ACKS && m->n_pkt < ACC_PERIOD_MIN_PKTS)
 		return true;
 	return p->gate == RXE_CC_ACC_GATE_AIMD &&
 	       m->n_ce < ACC_AIMD_HALT_MIN_CE && ce_share_reached(m, p);
@@ -896,8 +906,7 @@ u32 rxe_cc_acc_on_acks(struct rxe_cc_acc *st,
 	} else {
 		period_account_ack(&st->cur, p, ack, now_ns);
 		if (!st->halted)
-			gate_account_ack(st, p, ack->bytes, ack->rtt_ns,
-					 now_ns);
+			gate_account_ack(st, p, ack, now_ns);
 	}
 	return ev_end(ev, st, flags);
 }

@@ -130,6 +130,7 @@ struct rxe_cc_acc_gate {
 	u64 from_ns;		/* ACKs before this were sent at an older R */
 	u64 rate_bps;		/* the R the window is judged against */
 	u32 n_ack;
+	u32 n_pkt;		/* packets those ACKs acknowledged */
 };
 
 /* Per-QP state. */

@@ -31,14 +31,14 @@
  * period (and at least every RXE_CC_ECHO_MAX_EVERY packets): see
  * rxe_cc_echo.c.
  */
-#define RXE_CC_ECHO_ACKS_PER_PERIOD	8
+#define RXE_CC_ECHO_ACKS_PER_PERIOD	4
 
 /*
  * Receiver state of one QP, for the requests that asked for the echo.
  * The counters are cumulative and wrap; only their low 2 bits go out.
  * It lives in every rxe_qp, which must stay within kmalloc-2k: 8 bytes,
- * the time of the last ACK in the low 32 bits of ns (a gap, T / 8, is
- * at most 12.5 ms; after an idle of more than 4.29 s the first ACK may wait one
+ * the time of the last ACK in the low 32 bits of ns (a gap, T / 4, is
+ * at most 25 ms; after an idle of more than 4.29 s the first ACK may wait one
  * gap or 64 packets too long).
  */
 struct rxe_cc_echo {

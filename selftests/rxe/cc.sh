@@ -198,9 +198,9 @@ ktap_check "CC counters in rdma statistic" counters_case
 
 # ACC on a clean path (no switch, no marks): the receiver ACKs one
 # packet in acc_ack_every, and with acc_ack_every = 1 every packet; and a
-# flow that sends acc_ack_every packets within 1/8 of the receiver's
-# acc_period_us gets an ACK per 1/8 period, at least one per 64 packets
-# (with a 100 ms period, 64 packets: the flow is faster than 5 Mb/s).
+# flow that sends acc_ack_every packets within 1/4 of the receiver's
+# acc_period_us gets an ACK per 1/4 period, at least one per 64 packets
+# (with a 100 ms period, 64 packets: the flow is faster than 2.6 Mb/s).
 # The receiver rxe_a's own counters: ACKs it sent per data packet it got.
 hwc() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
 acks_per_pkt() { # every: receiver's sent_pkts / rcvd_pkts over one flow, x1000

@@ -51,7 +51,7 @@ static void test_clean_path_coalesces(void **state)
  */
 static void test_fast_clean_path_acks_by_time(void **state)
 {
-	const u64 period_ns = 8000000;	/* T = 8 ms: ACKs 1 ms apart */
+	const u64 period_ns = 8000000;	/* T = 8 ms: ACKs 2 ms apart */
 	const u64 gap_ns = period_ns / RXE_CC_ECHO_ACKS_PER_PERIOD;
 	struct rxe_cc_echo e;
 	u64 now_ns = 5 * gap_ns;
