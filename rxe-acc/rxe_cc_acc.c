@@ -165,14 +165,18 @@
 #define ACC_HALT_RATE_DEN		4
 
 /*
+ * A clean path's ACK covers up to acc_ack_every packets (8 by default).
+ * ACKs that cover as many packets as N such ACKs would count as N ACKs
+ * below: a fast clean path gets only a few ACKs a period, each of tens
+ * of packets (rxe_cc_echo.c), and they are as good a sample.
+ */
+#define ACC_PKTS_PER_ACK		8
+/*
  * The gate (see "Increase"): a window is judged once it spans a period
- * and holds this many ACKs, or ACKs of this many packets; fewer mostly
- * measure the ACK clock's jitter.  Packets count for a fast clean path,
- * which its receiver ACKs only a few times a period (rxe_cc_echo.c):
- * its window of tens of packets an ACK is judged every period too.
+ * and holds this many ACKs (or their packets); fewer mostly measure the
+ * ACK clock's jitter.
  */
 #define ACC_GATE_MIN_ACKS		8
-#define ACC_GATE_MIN_PKTS		64
 /* r >= 98 % of what was sent: the ACKs keep up, no queue is growing. */
 #define ACC_GATE_KEPT_UP_PERMILLE	980
 /* The additive probe: (C - R) / 512, a little larger for a slower flow. */
@@ -201,14 +205,12 @@
 /* A halt shorter than T / 8 drains nothing worth stopping for. */
 #define ACC_HALT_MIN_PERIOD_DIV		8
 /*
- * With the gate, a period is judged once it holds this many ACKs, or
- * ACKs of this many packets (or after ACC_PERIOD_MAX_T periods): a slow
- * flow's CE share of one or two ACKs reads CONGESTED on a single mark, a
- * fast flow's does not.  A fast clean path gets as few ACKs a period,
- * each of many packets.
+ * With the gate, a period is judged once it holds this many ACKs (or
+ * their packets), or after ACC_PERIOD_MAX_T periods: a slow flow's CE
+ * share of one or two ACKs reads CONGESTED on a single mark, a fast
+ * flow's does not.
  */
 #define ACC_PERIOD_MIN_ACKS		4
-#define ACC_PERIOD_MIN_PKTS		32
 #define ACC_PERIOD_MAX_T		4
 /*
  * The AIMD probe halts only on this many CE-marked packets (or at
@@ -420,6 +422,12 @@ static void gate_restart(struct rxe_cc_acc *st,
  * packets sent at the old R would then read as the flow falling behind
  * (or keeping up) right after R rose (fell).
  */
+/* Fewer than @min_acks ACKs, and fewer packets than that many cover. */
+static bool few_acks(u32 n_ack, u32 n_pkt, u32 min_acks)
+{
+	return n_ack < min_acks && n_pkt < min_acks * ACC_PKTS_PER_ACK;
+}
+
 static void gate_account_ack(struct rxe_cc_acc *st,
 			     const struct rxe_cc_acc_params *p,
 			     const struct rxe_cc_ack *ack, u64 now_ns)
@@ -647,7 +655,7 @@ static enum acc_gate_verdict gate_verdict(const struct rxe_cc_acc *st,
 	const struct rxe_cc_acc_gate *g = &st->gate;
 	u64 allowed, sent_bps;
 
-	if ((g->n_ack < ACC_GATE_MIN_ACKS && g->n_pkt < ACC_GATE_MIN_PKTS) ||
+	if (few_acks(g->n_ack, g->n_pkt, ACC_GATE_MIN_ACKS) ||
 	    g->rs.last_ns - g->rs.first_ns < p->period_ns)
 		return ACC_GATE_OPEN;
 	/*
@@ -790,7 +798,7 @@ static void possibly_cut(struct rxe_cc_acc *st,
 static bool period_thin(const struct rxe_cc_acc_period *m,
 			const struct rxe_cc_acc_params *p)
 {
-	if (m->n_ack < ACC_PERIOD_MIN_ACKS && m->n_pkt < ACC_PERIOD_MIN_PKTS)
+	if (few_acks(m->n_ack, m->n_pkt, ACC_PERIOD_MIN_ACKS))
 		return true;
 	return p->gate == RXE_CC_ACC_GATE_AIMD &&
 	       m->n_ce < ACC_AIMD_HALT_MIN_CE && ce_share_reached(m, p);

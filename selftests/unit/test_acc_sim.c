@@ -718,9 +718,8 @@ static void test_sim_flow_leaves(void **state)
 		for (gate = 0; gate <= RXE_CC_ACC_GATE_AIMD; gate++) {
 			t = alone(gate, cases[i].rtts * SIM_BASE_RTT_NS,
 				  cases[i].ack_every);
-			print_message("# alone after 200 T, T = %u base RTT, ACKs %s, %s: 0.9 C after %.1Lf T\n",
-				      cases[i].rtts, cases[i].ack_every ?
-				      "coalesced by 8" : "per packet",
+			print_message("# alone after 200 T, T = %u base RTT, ACKs coalesced by %u (0: per packet), %s: 0.9 C after %.1Lf T\n",
+				      cases[i].rtts, cases[i].ack_every,
 				      rule_name(gate), t);
 			assert_true(t > 0 && t <= 20);
 		}
