@@ -709,12 +709,23 @@ static void rxe_cc_unwait(struct rxe_cc_qp *cc, int who)
 /*
  * May a packet of @bytes on the wire leave now?  If not, @who waits: the
  * pace timer (or, while halted, the event that ends the halt) wakes it.
+ *
+ * A packet the pacer had credit for at its last change may leave without
+ * the lock or a clock read (struct rxe_cc_pacer, ready_bytes).  The answer
+ * is as good as the locked one, which a halt can overtake just as well
+ * between this call and rxe_cc_req_sent(); a stopped or not yet started
+ * QP does not wait either.
  */
 static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, int who)
 {
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
 	u64 wait;
 
+	/* the pacer writes it once, under the lock: a stale value is late */
+	if (cc && bytes <= READ_ONCE(cc->pacer.ready_bytes)) {
+		rxe_cc_unwait(cc, who);
+		return false;
+	}
 	if (!rxe_cc_lock_running(cc))
 		return false;
 	wait = rxe_cc_pacer_wait_ns(&cc->pacer, bytes, rxe_cc_now_ns());

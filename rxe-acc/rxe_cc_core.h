@@ -22,6 +22,7 @@
 #define RXE_CC_CORE_H
 
 #include <linux/bits.h>
+#include <linux/compiler.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/time64.h>

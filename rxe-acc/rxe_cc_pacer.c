@@ -6,7 +6,10 @@
  * leave now, and if not, in how many ns".  The requester asks
  * rxe_cc_pacer_wait_ns() before building a packet, arms its hrtimer for the
  * answer when it is not 0, and calls rxe_cc_pacer_consume() once the packet
- * is sent.
+ * is sent.  A packet no larger than ready_bytes need not ask: the bucket
+ * held that much when the pacer last changed, and holds at least as much
+ * until it changes again.  A requester at a rate it cannot reach, the
+ * common case, reads one field instead of the clock.
  *
  * Model
  * -----
@@ -86,6 +89,21 @@ static void pacer_refill(struct rxe_cc_pacer *p, u64 now_ns)
 	p->last_ns = max_t(u64, p->last_ns, now_ns);
 }
 
+/*
+ * The pacer changed: what may leave without asking.  credit <= cap, so
+ * the bytes fit a u32 (the cap is at most RXE_CC_PACER_MAX_BURST_BYTES).
+ */
+static void pacer_update_ready(struct rxe_cc_pacer *p)
+{
+	u32 ready = 0;
+
+	if (p->rate_bps && p->credit_nbit > 0)
+		ready = (u32)div64_u64((u64)p->credit_nbit,
+				       RXE_CC_BIT_NS_PER_BYTE_S);
+	/* read without the caller's lock (rxe_cc.c) */
+	WRITE_ONCE(p->ready_bytes, ready);
+}
+
 void rxe_cc_pacer_init(struct rxe_cc_pacer *p, u64 rate_bps, u32 burst_bytes,
 		       u64 now_ns)
 {
@@ -96,6 +114,7 @@ void rxe_cc_pacer_init(struct rxe_cc_pacer *p, u64 rate_bps, u32 burst_bytes,
 	p->credit_nbit = pacer_cap_nbit(p);
 	p->last_ns = now_ns;
 	pacer_update_fill(p);
+	pacer_update_ready(p);
 }
 
 void rxe_cc_pacer_set_rate(struct rxe_cc_pacer *p, u64 rate_bps, u64 now_ns)
@@ -107,6 +126,7 @@ void rxe_cc_pacer_set_rate(struct rxe_cc_pacer *p, u64 rate_bps, u64 now_ns)
 	/* A halt drops the saved credit: the source restarts empty. */
 	if (!p->rate_bps)
 		p->credit_nbit = min_t(s64, p->credit_nbit, 0);
+	pacer_update_ready(p);
 }
 
 /* A new bucket depth; credit above it is lost, as if it had overflowed. */
@@ -117,6 +137,7 @@ void rxe_cc_pacer_set_burst(struct rxe_cc_pacer *p, u32 burst_bytes,
 	p->burst_bytes = min_t(u32, burst_bytes, RXE_CC_PACER_MAX_BURST_BYTES);
 	pacer_update_fill(p);
 	p->credit_nbit = min_t(s64, p->credit_nbit, pacer_cap_nbit(p));
+	pacer_update_ready(p);
 }
 
 u64 rxe_cc_pacer_wait_ns(const struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
@@ -146,6 +167,7 @@ void rxe_cc_pacer_consume(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 	 */
 	p->credit_nbit = max_t(s64, p->credit_nbit,
 			       -pacer_cost_nbit(RXE_CC_PACER_MAX_PKT_BYTES));
+	pacer_update_ready(p);
 }
 
 /* A packet paid for did not leave: give its cost back, up to the cap. */
@@ -154,4 +176,5 @@ void rxe_cc_pacer_refund(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 	pacer_refill(p, now_ns);
 	p->credit_nbit = min_t(s64, p->credit_nbit + pacer_cost_nbit(bytes),
 			       pacer_cap_nbit(p));
+	pacer_update_ready(p);
 }

@@ -24,6 +24,15 @@ struct rxe_cc_pacer {
 	u64 last_ns;		/* time @credit_nbit was brought up to date */
 	u64 fill_ns;		/* time to refill from 0 to the cap at rate_bps */
 	u32 burst_bytes;	/* bucket depth */
+	/*
+	 * A packet of up to this many bytes may leave at any time from
+	 * last_ns on without asking rxe_cc_pacer_wait_ns(), so without a
+	 * clock read: the credit at last_ns in whole bytes, 0 when halted.
+	 * Every function below that changes the pacer sets it; in between,
+	 * credit only grows.  It never exceeds burst_bytes, so a packet
+	 * larger than the burst always asks.
+	 */
+	u32 ready_bytes;
 };
 
 void rxe_cc_pacer_init(struct rxe_cc_pacer *p, u64 rate_bps, u32 burst_bytes,

@@ -2,7 +2,9 @@
 /*
  * test_pacer.c - token-bucket pacer: exact waits, credit kept for a late
  * caller (up to the burst), long-run accuracy at 1 % and 100 % of 100G,
- * 10G and 25M line rates, with and without a late timer.
+ * 10G and 25M line rates, with and without a late timer; ready_bytes,
+ * the answer without a clock read, exact at each change and never wrong
+ * after it.
  */
 #include "test_util.h"
 #include "rxe_cc_pacer.h"
@@ -241,6 +243,82 @@ static void test_accuracy_25m(void **state)
 	check_accuracy(25 * MBPS, 1500);
 }
 
+static void test_ready_bytes(void **state)
+{
+	struct rxe_cc_pacer p;
+
+	(void)state;
+	/* A new QP holds a full bucket: a burst may go without asking. */
+	rxe_cc_pacer_init(&p, 8 * MBPS, 3000, 0);
+	assert_int_equal(p.ready_bytes, 3000);
+	rxe_cc_pacer_consume(&p, 1000, 0);
+	assert_int_equal(p.ready_bytes, 2000);
+	/* 0.5 ms at 8 Mb/s earned 500 B: counted at the next change only. */
+	rxe_cc_pacer_consume(&p, 1000, 500 * NS_PER_US);
+	assert_int_equal(p.ready_bytes, 1500);
+	/* A debt, and a halt, leave nothing to send without asking. */
+	rxe_cc_pacer_consume(&p, 3000, 500 * NS_PER_US);
+	assert_int_equal(p.ready_bytes, 0);
+	rxe_cc_pacer_refund(&p, 3000, 500 * NS_PER_US);
+	assert_int_equal(p.ready_bytes, 1500);
+	rxe_cc_pacer_set_rate(&p, 0, 500 * NS_PER_US);
+	assert_int_equal(p.ready_bytes, 0);
+	rxe_cc_pacer_set_rate(&p, 8 * MBPS, NS_PER_SEC);
+	assert_int_equal(p.ready_bytes, 0);
+	/* A shallower bucket clips it. */
+	rxe_cc_pacer_set_burst(&p, 1000, 2 * NS_PER_SEC);
+	assert_int_equal(p.ready_bytes, 1000);
+}
+
+/*
+ * Random changes at random times: after each, a packet of up to
+ * ready_bytes may leave at once and at any later time, and one byte more
+ * (within the burst) must wait: the bound is exact when it is set.
+ */
+static void test_ready_bytes_random(void **state)
+{
+	static const u64 rates[] = { 0, 25 * MBPS, GBPS, 100 * GBPS };
+	u64 seed = 42, now = 0;
+	struct rxe_cc_pacer p;
+	int i;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, GBPS, 4000, 0);
+	for (i = 0; i < 200000; i++) {
+		u32 r, bytes;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		r = (u32)(seed >> 33);
+		now += r % 20000;
+		bytes = 1 + (r >> 8) % 6000;
+		switch (r % 8) {
+		case 0:
+			rxe_cc_pacer_set_rate(&p, rates[(r >> 4) % 4], now);
+			break;
+		case 1:
+			rxe_cc_pacer_set_burst(&p, 1 + (r >> 4) % 9000, now);
+			break;
+		case 2:
+			rxe_cc_pacer_refund(&p, bytes, now);
+			break;
+		default:
+			rxe_cc_pacer_consume(&p, bytes, now);
+			break;
+		}
+		assert_true(p.ready_bytes <= p.burst_bytes);
+		if (p.ready_bytes) {
+			assert_int_equal(rxe_cc_pacer_wait_ns(&p, p.ready_bytes,
+							      now), 0);
+			assert_int_equal(rxe_cc_pacer_wait_ns(&p, p.ready_bytes,
+							      now + r % 1000000),
+					 0);
+		}
+		if (p.ready_bytes < p.burst_bytes)
+			assert_true(rxe_cc_pacer_wait_ns(&p, p.ready_bytes + 1,
+							 now) > 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +331,8 @@ int main(void)
 		cmocka_unit_test(test_refund),
 		cmocka_unit_test(test_packet_larger_than_burst),
 		cmocka_unit_test(test_clock_going_backwards),
+		cmocka_unit_test(test_ready_bytes),
+		cmocka_unit_test(test_ready_bytes_random),
 		cmocka_unit_test(test_accuracy_100g),
 		cmocka_unit_test(test_accuracy_10g),
 		cmocka_unit_test(test_accuracy_25m),
