@@ -402,7 +402,9 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
             ev = parse_trace(fh.read())
     m['trace_events'] = len(ev)
     m['trace_halts'] = sum(1 for e in ev if e[1] == 'rxe_cc_halt')
-    onset_metrics(m, cum, spans, qs, ev, period_ms, band)
+    frame_bytes = (bc.get('bytes_out', 0) / bc['frames_out']
+                   if bc.get('frames_out') else 0)
+    onset_metrics(m, cum, spans, qs, ev, period_ms, band, frame_bytes)
     echo = echoes_by_dev(ev)
     for ent in m['flows']:
         ent.update({'echo_' + k: v for k, v in
@@ -482,18 +484,20 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
     return m
 
 
-def onset_metrics(m, cum, spans, qs, ev, period_ms, band):
-    """The figures from the onset (eval/onset.py) into m."""
+def onset_metrics(m, cum, spans, qs, ev, period_ms, band, frame_bytes=0):
+    """The figures from the onset (eval/onset.py) into m; frame_bytes, the
+    bottleneck's mean frame, sets the rate window's floor in frames."""
     period_ns = int(period_ms * 1e6)
     live = {i: cum[i] for i in spans if spans[i]}
     starts = [O.first_change(c) for c in live.values()]
     if len(live) < 2 or 'window_t1_ns' not in m or None in starts:
         return
     onset, end = max(starts), m['window_t1_ns']
-    win = O.WINDOW_PERIODS * period_ns
+    fair = m['fair_mbps'] * 1e6
+    win = O.window_ns(period_ns, fair, frame_bytes)
+    m['rate_window_periods'] = win / period_ns
     step = period_ns // 4
     series = [O.window_rates(c, onset, end, win, step) for c in live.values()]
-    fair = m['fair_mbps'] * 1e6
     m['onset_ns'] = onset
     t_conv, share = O.convergence(series, fair, band)
     if t_conv is not None:

@@ -7,8 +7,10 @@ trace clock, its QP's rxe_cc_first_send.  Everything here is measured from
 it, in nanoseconds and in periods T (the test bed's RTT, eval/scaling.py).
 
   * window rate: a flow's throughput over the sliding window [t - W, t],
-    sampled every step; W = WINDOW_PERIODS periods, long enough that one
-    frame is a few % of it (one period holds only ~4 frames of a share);
+    sampled every step; W = WINDOW_PERIODS periods, or longer if the fair
+    share sends fewer than WINDOW_FRAMES frames in that (window_ns), so
+    that one frame is at most 5 % of a window at any number of flows: at
+    20 Mb/s a period holds ~4 frames of a 2:1 share and ~1 of an 8:1 one;
   * convergence: the first t >= onset + W at which every flow's window
     rate is within +-band of the fair share (None: never), and the share
     of the samples from then to the end of the all-active window at which
@@ -27,6 +29,20 @@ it, in nanoseconds and in periods T (the test bed's RTT, eval/scaling.py).
 from stats import interp, percentile
 
 WINDOW_PERIODS = 5
+WINDOW_FRAMES = 20
+
+
+def window_ns(period_ns, fair_bps, frame_bytes):
+    """W: WINDOW_PERIODS periods, stretched to WINDOW_FRAMES frames of
+    frame_bytes at fair_bps when those take longer (a whole number of
+    quarter periods, the sampling step)."""
+    w = WINDOW_PERIODS * period_ns
+    if fair_bps > 0 and frame_bytes > 0:
+        need = WINDOW_FRAMES * frame_bytes * 8e9 / fair_bps
+        if need > w:
+            step = max(1, period_ns // 4)
+            w = -(-int(need) // step) * step
+    return w
 
 
 def first_change(samples):

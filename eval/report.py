@@ -183,7 +183,8 @@ def page(out):
              'convergence from the onset (the last flow\'s first packet) until '
              'every flow is within ±10 % of the fair share, in ms and periods '
              'T = 4 ms; then the share of time they stay there; spread = p5-p95 '
-             'of the flows\' rates over 5 T windows ÷ fair share; queue over '
+             'of the flows\' rates ÷ fair share, each over a window of 5 T or of '
+             '20 frames of the fair share if longer (column "window T"); queue over '
              'the all-active window.  Definitions: eval/metrics.py, '
              'eval/onset.py.</p>')
     b.append(table(runs))

@@ -17,6 +17,7 @@ COLS = [  # (header, key, format, scale)
     ('Jain', 'jain', '%.3f', 1),
     ('converge ms', 'converge_ms', '%.0f', 1),
     ('converge T', 'converge_periods', '%.1f', 1),
+    ('rate window T', 'rate_window_periods', '%.1f', 1),
     ('then within ±10 %', 'within_share', '%.2f', 1),
     ('spread p5-p95', 'spread', None, None),
     ('halts/s', 'halts_per_s', '%.1f', 1),
@@ -43,7 +44,8 @@ COLS = [  # (header, key, format, scale)
 ]
 # The headline columns (the report's table and `brief`).
 HEADLINE = ['flows_window', 'utilisation', 'jain', 'converge_ms',
-            'converge_periods', 'within_share', 'trace_within_share', 'spread',
+            'converge_periods', 'rate_window_periods', 'within_share',
+            'trace_within_share', 'spread',
             'halts_per_s_flow',
             'queue_active_mean_bytes', 'queue_p99_bytes', 'pfc_tx', 'paused_s']
 RATIO_KEYS = ['utilisation', 'converge_ms', 'within_share',
@@ -158,7 +160,9 @@ def summary(out):
     print('bytes (a flow = its sender port) over the window in which all flows are')
     print('active; "perftest" is perftest\'s own average over each flow\'s life.')
     print('Convergence counts from the onset (the last flow\'s first packet) in ms')
-    print('and periods T; queue mean and p99 are over the all-active window.')
+    print('and periods T, on rates over a sliding window of 5 T, or of 20 frames of')
+    print('the fair share where that is longer ("rate window T"); queue mean and p99')
+    print('are over the all-active window.')
     print('Absolute figures are TCG-scaled: compare algorithms as ratios.\n')
     print('| scenario | algo | status | wall s | ' + ' | '.join(c[0] for c in COLS) + ' |')
     print('|' + '---|' * (4 + len(COLS)))

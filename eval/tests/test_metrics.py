@@ -74,6 +74,38 @@ def window_rates_slide_over_cumulative_bytes():
 
 
 @case
+def rate_window_counts_frames_of_the_fair_share():
+    t_ns = 4_000_000                    # T = 4 ms
+    # 2:1 at 20 Mb/s, 1100 B frames: 20 frames take 17.6 ms < 5 T.
+    assert O.window_ns(t_ns, 10e6, 1100) == 5 * t_ns
+    # 8:1: 20 frames at 2.5 Mb/s take 70.4 ms, rounded up to T / 4.
+    assert O.window_ns(t_ns, 2.5e6, 1100) == 71_000_000
+    # No frame size or share: periods only.
+    assert O.window_ns(t_ns, 2.5e6, 0) == 5 * t_ns
+    assert O.window_ns(t_ns, 0, 1100) == 5 * t_ns
+
+
+@case
+def frame_window_sees_a_steady_8to1_share_as_steady():
+    # Eight flows, each a 1100 B frame every 3.52 ms (exactly 2.5 Mb/s),
+    # sampled every ms as lsw does.  Over 5 T (20 ms) a window holds 5 or
+    # 6 frames, -12 % or +6 % of the share; over 20 frames, 20 or 21.
+    t_ns, frame_ns, fair = 4_000_000, 3_520_000, 2.5e6
+    series_5t, series_fr = [], []
+    for k in range(8):
+        off = k * 440_000
+        cum = [(i * 1_000_000, 1100 * max(0, (i * 1_000_000 - off) // frame_ns + 1))
+               for i in range(2000)]
+        for win, out in ((5 * t_ns, series_5t),
+                         (O.window_ns(t_ns, fair, 1100), series_fr)):
+            out.append(O.window_rates(cum, 0, 1_999_000_000, win, t_ns // 4))
+    _, share_5t = O.convergence(series_5t, fair)
+    _, share_fr = O.convergence(series_fr, fair)
+    assert share_5t < 0.5, share_5t
+    assert share_fr == 1.0, share_fr
+
+
+@case
 def convergence_from_onset_and_share_within():
     # fair 10: A 20,14,11,10,9.5,12 ; B 0,6,9,10,10.5,8 at t = 0..5.
     # Within +-10 % (9..11) at t = 2, 3, 4, not at 5: converged at t = 2,
