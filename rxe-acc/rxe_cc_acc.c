@@ -404,6 +404,12 @@ static u32 ev_end(struct rxe_cc_acc_ev *ev, const struct rxe_cc_acc *st,
 	return ev->flags;
 }
 
+/* Fewer than @min_acks ACKs, and fewer packets than that many cover. */
+static bool few_acks(u32 n_ack, u32 n_pkt, u32 min_acks)
+{
+	return n_ack < min_acks && n_pkt < min_acks * ACC_PKTS_PER_ACK;
+}
+
 /* A fresh gate window at R; the ACKs of the next tau still show the old R. */
 static void gate_restart(struct rxe_cc_acc *st,
 			 const struct rxe_cc_acc_params *p, u64 now_ns)
@@ -422,12 +428,6 @@ static void gate_restart(struct rxe_cc_acc *st,
  * packets sent at the old R would then read as the flow falling behind
  * (or keeping up) right after R rose (fell).
  */
-/* Fewer than @min_acks ACKs, and fewer packets than that many cover. */
-static bool few_acks(u32 n_ack, u32 n_pkt, u32 min_acks)
-{
-	return n_ack < min_acks && n_pkt < min_acks * ACC_PKTS_PER_ACK;
-}
-
 static void gate_account_ack(struct rxe_cc_acc *st,
 			     const struct rxe_cc_acc_params *p,
 			     const struct rxe_cc_ack *ack, u64 now_ns)
