@@ -494,9 +494,9 @@ def onset_metrics(m, cum, spans, qs, ev, period_ms, band, frame_bytes=0):
         return
     onset, end = max(starts), m['window_t1_ns']
     fair = m['fair_mbps'] * 1e6
-    win = O.window_ns(period_ns, fair, frame_bytes)
-    m['rate_window_periods'] = win / period_ns
     step = period_ns // 4
+    win = O.window_ns(period_ns, step, fair, frame_bytes)
+    m['rate_window_periods'] = win / period_ns
     series = [O.window_rates(c, onset, end, win, step) for c in live.values()]
     m['onset_ns'] = onset
     t_conv, share = O.convergence(series, fair, band)

@@ -32,16 +32,15 @@ WINDOW_PERIODS = 5
 WINDOW_FRAMES = 20
 
 
-def window_ns(period_ns, fair_bps, frame_bytes):
+def window_ns(period_ns, step_ns, fair_bps, frame_bytes):
     """W: WINDOW_PERIODS periods, stretched to WINDOW_FRAMES frames of
     frame_bytes at fair_bps when those take longer (a whole number of
-    quarter periods, the sampling step)."""
+    sampling steps)."""
     w = WINDOW_PERIODS * period_ns
     if fair_bps > 0 and frame_bytes > 0:
         need = WINDOW_FRAMES * frame_bytes * 8e9 / fair_bps
         if need > w:
-            step = max(1, period_ns // 4)
-            w = -(-int(need) // step) * step
+            w = -(-int(need) // step_ns) * step_ns
     return w
 
 

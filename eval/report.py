@@ -184,7 +184,7 @@ def page(out):
              'every flow is within ±10 % of the fair share, in ms and periods '
              'T = 4 ms; then the share of time they stay there; spread = p5-p95 '
              'of the flows\' rates ÷ fair share, each over a window of 5 T or of '
-             '20 frames of the fair share if longer (column "window T"); queue over '
+             '20 frames of the fair share if longer (column "rate window T"); queue over '
              'the all-active window.  Definitions: eval/metrics.py, '
              'eval/onset.py.</p>')
     b.append(table(runs))

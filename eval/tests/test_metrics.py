@@ -77,12 +77,12 @@ def window_rates_slide_over_cumulative_bytes():
 def rate_window_counts_frames_of_the_fair_share():
     t_ns = 4_000_000                    # T = 4 ms
     # 2:1 at 20 Mb/s, 1100 B frames: 20 frames take 17.6 ms < 5 T.
-    assert O.window_ns(t_ns, 10e6, 1100) == 5 * t_ns
+    assert O.window_ns(t_ns, t_ns // 4, 10e6, 1100) == 5 * t_ns
     # 8:1: 20 frames at 2.5 Mb/s take 70.4 ms, rounded up to T / 4.
-    assert O.window_ns(t_ns, 2.5e6, 1100) == 71_000_000
+    assert O.window_ns(t_ns, t_ns // 4, 2.5e6, 1100) == 71_000_000
     # No frame size or share: periods only.
-    assert O.window_ns(t_ns, 2.5e6, 0) == 5 * t_ns
-    assert O.window_ns(t_ns, 0, 1100) == 5 * t_ns
+    assert O.window_ns(t_ns, t_ns // 4, 2.5e6, 0) == 5 * t_ns
+    assert O.window_ns(t_ns, t_ns // 4, 0, 1100) == 5 * t_ns
 
 
 @case
@@ -97,7 +97,7 @@ def frame_window_sees_a_steady_8to1_share_as_steady():
         cum = [(i * 1_000_000, 1100 * max(0, (i * 1_000_000 - off) // frame_ns + 1))
                for i in range(2000)]
         for win, out in ((5 * t_ns, series_5t),
-                         (O.window_ns(t_ns, fair, 1100), series_fr)):
+                         (O.window_ns(t_ns, t_ns // 4, fair, 1100), series_fr)):
             out.append(O.window_rates(cum, 0, 1_999_000_000, win, t_ns // 4))
     _, share_5t = O.convergence(series_5t, fair)
     _, share_fr = O.convergence(series_fr, fair)
