@@ -516,7 +516,10 @@ def onset_metrics(m, cum, spans, qs, ev, period_ms, band, frame_bytes=0):
         m['halts_per_s'] = O.halts_per_s(ev, t_on, t_end)
         if m['halts_per_s'] is not None:
             m['halts_per_s_flow'] = m['halts_per_s'] / len(live)
-        within = O.trace_within(ev, t_on, t_end, fair, band)
+        # R is paced in wire bits (frame + preamble, FCS, gap: the core's
+        # unit), the flows' rates at the switch count frame bytes.
+        l1 = (frame_bytes + WIRE_OVERHEAD) / frame_bytes if frame_bytes else 1
+        within = O.trace_within(ev, t_on, t_end, fair * l1, band)
         if within:
             m['trace_within_share'] = sum(within.values()) / len(within)
 

@@ -24,7 +24,9 @@ it, in nanoseconds and in periods T (the test bed's RTT, eval/scaling.py).
     all-active window during which its paced rate R (0 while halted) is
     within +-band of the fair share; the mean over the QPs.  R is what the
     algorithm asks for: it shows the rule's own stability, free of the
-    window noise of the rates measured at the switch.
+    window noise of the rates measured at the switch.  R counts wire bits
+    (frame, FCS, preamble and gap), so the caller gives the fair share in
+    those too, not in the frame bits the switch counts.
 """
 from stats import interp, percentile
 

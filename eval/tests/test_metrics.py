@@ -320,6 +320,27 @@ def analyse_synthetic_run():
     assert m['queue_peak_bytes'] == 1500 and close(m['queue_mean_bytes'], 1000.0)
     assert m['pfc_tx'] == 4 and close(m['paused_s'], 0.3) and m['spread_ports'] == 1
     assert os.path.exists(os.path.join(d, 'rates.dat'))
+    # R counts wire bits: frames of 976 B plus 24 B of wire overhead make
+    # the 5 Mb/s share at the switch 5.123 Mb/s of wire.  R = 5.6 Mb/s is
+    # 9.3 % above that (within 10 %), though 12 % above 5 Mb/s.
+    tr = ['rxe_cc_first_send: dev=rxe_h0 qpn=17 rate_bps=10000000',
+          'rxe_cc_first_send: dev=rxe_h1 qpn=17 rate_bps=10000000',
+          'rxe_cc_halt: dev=rxe_h0 qpn=17',
+          'rxe_cc_halt_end: dev=rxe_h0 qpn=17 rate_bps=5600000']
+    open(os.path.join(d, 'trace.txt'), 'w').write(''.join(
+        ' ib_write_bw-1 [000] ..... %.6f: %s\n' % (t, line)
+        for t, line in zip((1.0, 1.2, 1.25, 1.3), tr)))
+    m = M.analyse(d, 's1:h2', bin_ms=100, period_ms=100, short_hosts=[3],
+                  small_bytes=4096)
+    assert m['trace_halts'] == 1 and close(m['trace_onset_s'], 1.2)
+    assert close(m['trace_within_share'], 1.0)
+    open(os.path.join(d, 'trace.txt'), 'a').write(
+        ' ib_write_bw-1 [000] ..... 1.600000: rxe_cc_rate: dev=rxe_h0 qpn=17 '
+        'old_bps=5600000 new_bps=5700000 why=timer\n')
+    # 5.7 Mb/s is 11.3 % above the wire share from 1.6 s: 0.3 of 0.7 s in.
+    m = M.analyse(d, 's1:h2', bin_ms=100, period_ms=100, short_hosts=[3],
+                  small_bytes=4096)
+    assert close(m['trace_within_share'], 0.3 / 0.7)
 
 
 @case
