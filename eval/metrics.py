@@ -5,7 +5,8 @@
 Inputs in RUN_DIR (written by selftests/e2e/lib-host.sh and lib-guest.sh):
   lsw-counters.json    lsw counters (exact totals, virtual clock)
   lsw-timeseries.csv   time_ns,switch,port,prio,queue_bytes,paused,tcd_state,
-                       ingress_bytes,host_queue_bytes,bytes_in,bytes_out
+                       ingress_bytes,host_queue_bytes,bytes_in,bytes_out,
+                       pfc_tx,paused_ns
   flows.tsv            id src dst tool start_s iters size rc t0 t1
   flow-I.client.txt    perftest output (cross-check; latency samples with -H)
   trace.txt            rxe_cc trace events (key=value pairs), if any

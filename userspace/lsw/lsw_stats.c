@@ -108,7 +108,8 @@ void lsw_stats_json(FILE *f, struct lsw_core *core, uint64_t now_ns)
 void lsw_stats_csv_header(FILE *f)
 {
 	fprintf(f, "time_ns,switch,port,prio,queue_bytes,paused,tcd_state,"
-		   "ingress_bytes,host_queue_bytes,bytes_in,bytes_out\n");
+		   "ingress_bytes,host_queue_bytes,bytes_in,bytes_out,pfc_tx,"
+		   "paused_ns\n");
 }
 
 void lsw_stats_csv_sample(FILE *f, struct lsw_core *core, uint64_t now_ns)
@@ -125,11 +126,13 @@ void lsw_stats_csv_sample(FILE *f, struct lsw_core *core, uint64_t now_ns)
 				continue;
 			lsw_core_view(core, i, p, now_ns, &v);
 			fprintf(f, "%" PRIu64 ",%s,%s,%d,%" PRIu64 ",%d,%s,%" PRIu64
-				   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+				   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				   ",%" PRIu64 "\n",
 				now_ns, cfg->sw[cfg->port[i].sw].name,
 				cfg->port[i].name, p, v.queue_bytes, v.paused,
 				lsw_tcd_state_name(v.tcd_state), v.ingress_bytes,
-				v.host_queue_bytes, st.bytes_in, st.bytes_out);
+				v.host_queue_bytes, st.bytes_in, st.bytes_out,
+				st.pfc_tx, st.paused_ns);
 		}
 	}
 }

@@ -57,7 +57,7 @@ struct rig {
 	pid_t pid;
 	int fd[N_HOSTS];          /* our side of each host port */
 	uint16_t lsw_port[N_HOSTS];
-	char conf[512], counters[512];
+	char conf[512], counters[512], csv[512];
 };
 
 static int n_test;
@@ -129,6 +129,7 @@ static int setup_rig(struct rig *rg, const char *name, const char *knobs)
 	}
 	snprintf(rg->conf, sizeof(rg->conf), "%s/%s.conf", rg->dir, name);
 	snprintf(rg->counters, sizeof(rg->counters), "%s/%s.json", rg->dir, name);
+	snprintf(rg->csv, sizeof(rg->csv), "%s/%s.csv", rg->dir, name);
 	f = fopen(rg->conf, "w");
 	if (!f)
 		return -1;
@@ -147,7 +148,8 @@ static int start_lsw(struct rig *rg)
 	if (rg->pid < 0)
 		return -1;
 	if (rg->pid == 0) {
-		execl(rg->lsw, rg->lsw, "-c", rg->counters, rg->conf, (char *)NULL);
+		execl(rg->lsw, rg->lsw, "-c", rg->counters, "-t", rg->csv,
+		      "-i", "1ms", rg->conf, (char *)NULL);
 		perror("exec lsw");
 		_exit(127);
 	}
@@ -250,6 +252,40 @@ static uint64_t sum_key(const char *json, const char *key)
 	return sum;
 }
 
+/*
+ * The time series' last value of COLUMN for (port, prio): what a reader
+ * polling the CSV during a run sees, as from a switch's CLI.
+ */
+static uint64_t csv_last(const char *path, const char *port, int prio,
+			 const char *column)
+{
+	char line[512], *tok, *save;
+	uint64_t v = 0;
+	int col = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(line, sizeof(line), f))
+		goto out;
+	tok = strtok_r(line, ",\n", &save);
+	for (int i = 0; tok; i++, tok = strtok_r(NULL, ",\n", &save))
+		if (!strcmp(tok, column))
+			col = i;
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		const char *field[16] = { 0 };
+		int n = 0;
+
+		for (tok = strtok_r(line, ",\n", &save); tok && n < 16;
+		     tok = strtok_r(NULL, ",\n", &save))
+			field[n++] = tok;
+		if (n > col && !strcmp(field[2], port) && atoi(field[3]) == prio)
+			v = strtoull(field[col], NULL, 10);
+	}
+out:
+	if (f)
+		fclose(f);
+	return v;
+}
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -346,6 +382,20 @@ static void test_incast(const char *lsw, const char *dir)
 		    "incast 1.5x: receiver sees line rate +-10%% (wall clock)");
 		tap(got == sent && drops == 0 && pauses > 0,
 		    "incast 1.5x: zero loss, PFC held the excess in the host NIC");
+		{
+			uint64_t csv_pfc = csv_last(rg.csv, "h0", 3, "pfc_tx") +
+					   csv_last(rg.csv, "h1", 3, "pfc_tx");
+			uint64_t pfc = counter(json, "h0", 3, "pfc_tx") +
+				       counter(json, "h1", 3, "pfc_tx");
+			uint64_t csv_paused = csv_last(rg.csv, "h2", 3, "paused_ns");
+			uint64_t paused = counter(json, "h2", 3, "paused_ns");
+
+			printf("# incast: PFC frames %" PRIu64 " in the time series, %" PRIu64
+			       " in the counters; paused %" PRIu64 " / %" PRIu64 " ns\n",
+			       csv_pfc, pfc, csv_paused, paused);
+			tap(pfc > 0 && csv_pfc == pfc && csv_paused == paused,
+			    "incast 1.5x: the time series carries the PFC counters");
+		}
 	}
 	free(json);
 }
