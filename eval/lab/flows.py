@@ -5,7 +5,7 @@ It writes what the VM test bed writes for the same run (flows.tsv,
 flow-I.{server,client}.txt, cc-DEV.txt, rdma-stat-*, hw-counters-*,
 trace.txt), plus what a lab has instead of lsw's own records:
 
-* samples-HOST.txt: every 10 ms, the host's realtime clock and its
+* samples-HOST.txt: every 10 ms (sample_ms), the host's realtime clock and its
   netdev's byte and packet counters from /proc/net/dev (a bash loop that
   forks nothing, so that sampling does not perturb a loaded host);
 * switch.txt: the switch commands' readings, when the inventory has them.
@@ -25,7 +25,6 @@ import time
 from transport import quote
 
 PORT_BASE = 18515
-SAMPLE_S = 0.01
 # /proc/net/dev (the namespace's own, whatever sysfs shows): "NAME: rx
 # bytes, packets, 6 more, tx bytes, packets, ..."; IFS splits "eth0:123".
 # The 10 ms wait is a read from a FIFO nobody writes to: no fork, and no
@@ -167,11 +166,14 @@ def perftest_args(i, iters, size, tool, tclass, perf_args):
              '-F'] + perf_args + (['-H'] if tool == 'ib_write_lat' else []))
 
 
-def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs):
+def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs,
+              nice=0):
     """Run the flows: servers, then each client START_S after all listen.
-    specs: [(src, dst, start_s, iters, size, tool)] on host indices.
-    jobs collects every background job (main.py ends them on any exit).
-    Writes flows.tsv; returns the number of flows that failed."""
+    specs: [(src, dst, start_s, iters, size, tool)] on host indices; every
+    perftest at nice level nice.  jobs collects every background job
+    (main.py ends them on any exit).  Writes flows.tsv; returns the number
+    of flows that failed."""
+    run = 'timeout %d nice -n %d' % (flow_timeout_s, nice)
     gids = {}
     for h in hosts:
         gids[h.index] = gid_index(h)
@@ -183,8 +185,8 @@ def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs):
         d = hosts[dst]
         args = perftest_args(i, it, sz, tool, tclass, perf_args)
         f = open(os.path.join(out, 'flow-%d.server.txt' % i), 'w')
-        j = d.t.start('timeout %d %s -d %s -x %d %s' %
-                      (flow_timeout_s, tool, d.rdma, gids[dst], quote(*args)), f)
+        j = d.t.start('%s %s -d %s -x %d %s' %
+                      (run, tool, d.rdma, gids[dst], quote(*args)), f)
         jobs.append(j)
         servers.append(j)
     for i, (src, dst, *_rest) in enumerate(specs):
@@ -200,8 +202,8 @@ def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs):
         time.sleep(max(0.0, t_go + st - time.time()))
         with open(os.path.join(out, 'flow-%d.client.txt' % i), 'w') as f:
             t0 = time.time()
-            j = s.t.start('timeout %d %s -d %s -x %d %s %s' %
-                          (flow_timeout_s, tool, s.rdma, gids[src], quote(*args),
+            j = s.t.start('%s %s -d %s -x %d %s %s' %
+                          (run, tool, s.rdma, gids[src], quote(*args),
                            hosts[dst].ip), f)
             jobs.append(j)
             rc = j.wait(flow_timeout_s + 30)
@@ -226,10 +228,11 @@ def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs):
     return sum(1 for r in rows if r[7] != 0)
 
 
-def start_samplers(hosts, out, jobs):
+def start_samplers(hosts, out, jobs, sample_ms=10):
     for h in hosts:
         f = open(os.path.join(out, 'samples-%s.txt' % h.name), 'w')
-        jobs.append(h.t.start('bash -c %s' % quote(SAMPLER % (h.netdev, SAMPLE_S)),
+        jobs.append(h.t.start('bash -c %s' % quote(SAMPLER % (h.netdev,
+                                                             sample_ms / 1000)),
                               f))
 
 
@@ -244,6 +247,26 @@ def _samples(out, h):
     except OSError:
         pass
     return rows
+
+
+# The NIC counts every frame, the data's and the rest (perftest's TCP
+# exchange before and after the flows, ARP): the data span starts at the
+# last sample before the receiver has more than this beyond its first
+# sample, and ends at the first sample after which less than this follows.
+DATA_SPAN_BYTES = 64 * 1024
+
+
+def data_span(samples):
+    """(first, last) receiver samples (t, tx, rx, tp, rp) around the data:
+    lsw's tx_first/tx_last, which count the data priority only."""
+    rx0, rx_l = samples[0][2], samples[-1][2]
+    i0 = next((i for i, r in enumerate(samples)
+               if r[2] - rx0 > DATA_SPAN_BYTES), 1) - 1
+    i1 = next((i for i in range(len(samples) - 1, -1, -1)
+               if rx_l - samples[i][2] > DATA_SPAN_BYTES), len(samples) - 2) + 1
+    if i1 <= i0:
+        return samples[0], samples[-1]
+    return samples[i0], samples[i1]
 
 
 def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24):
@@ -273,20 +296,19 @@ def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24)
         s = _samples(out, h)
         if not s:
             continue
-        tx0, rx0, tp0, rp0 = s[0][1:]
+        tx0, rx0 = s[0][1:3]
         is_rx = h.index == receiver
         for t, tx, rx, tp, rp in s:
             b_in = tx - tx0 if h.index in senders else 0
             b_out = rx - rx0 if is_rx else 0
             lines.append('%d,lab,h%d,%d,%d,0,-,0,0,%d,%d' %
                          (t, h.index, prio, q_at(t) if is_rx else 0, b_in, b_out))
-        t_last, rx_l, rp_l = s[-1][0], s[-1][2], s[-1][4]
-        first = next((r[0] for r in s if r[2] != rx0), 0)
-        last = next((r[0] for r in reversed(s) if r[2] != rx_l), t_last)
+        first, last = data_span(s)
         pr = {'prio': prio, 'bytes_in': s[-1][1] - tx0 if h.index in senders else 0}
         if is_rx:
-            pr.update({'bytes_out': rx_l - rx0, 'frames_out': rp_l - rp0,
-                       'tx_first_ns': first, 'tx_last_ns': last})
+            pr.update({'bytes_out': last[2] - first[2],
+                       'frames_out': last[4] - first[4],
+                       'tx_first_ns': first[0], 'tx_last_ns': last[0]})
             if queue:
                 pr['queue_peak_bytes'] = int(max(v for _, v in queue if v is not None))
             for k, name in (('switch_pfc_frames', 'pfc_tx'),

@@ -12,6 +12,10 @@ The file is INI (configparser), for example::
     switch_pfc_frames = ssh sw1 show pfc counters | awk '/tx/ {s += $2} END {print s}'
     switch_queue_bytes = snmpget -Oqv -v2c -c lab sw1 QUEUE-OID.27
     switch_interval_ms = 100 ; how often the queue command runs
+    sample_ms = 10          ; how often each host's NIC counters are read
+    perftest_nice = 0       ; nice level of perftest on the hosts: a
+                            ; polling perftest takes a core from rxe's
+                            ; kernel work (the VM test bed's 1 vCPU: 19)
 
     [host a]
     ssh = rdma@a.lab        ; ssh destination (keys and ssh_config as usual)
@@ -63,6 +67,8 @@ class Inventory:
         self.bed_extras = bool(lab.get('bed_extras', 0))
         self.switch = {k: lab[k] for k in SWITCH_METRICS if lab.get(k)}
         self.switch_interval_ms = lab.get('switch_interval_ms', 100)
+        self.perftest_nice = lab.get('perftest_nice', 0)
+        self.sample_ms = lab.get('sample_ms', 10)
 
     def roles(self, scenario, n):
         """The n hosts scenario uses, host 0 first."""
@@ -133,7 +139,9 @@ def parse(text, source='inventory'):
         raise InventoryError('no [lab] section')
     lab = cp['lab']
     known = {'dscp', 'ctrl_dscp', 'line_rate_mbps', 'base_rtt_us',
-             'bed_extras', 'switch_interval_ms'} | set(SWITCH_METRICS)
+             'bed_extras', 'switch_interval_ms', 'perftest_nice',
+             'sample_ms'} | \
+        set(SWITCH_METRICS)
     for k in lab:
         if k not in known:
             raise InventoryError('[lab] %s is not a setting (have: %s)' %
@@ -142,7 +150,9 @@ def parse(text, source='inventory'):
             'line_rate_mbps': _int(lab, 'line_rate_mbps', 0, 1_600_000, 0),
             'base_rtt_us': _int(lab, 'base_rtt_us', 0, 10_000_000, 0),
             'bed_extras': _int(lab, 'bed_extras', 0, 1, 0),
-            'switch_interval_ms': _int(lab, 'switch_interval_ms', 10, 60000, 100)}
+            'switch_interval_ms': _int(lab, 'switch_interval_ms', 10, 60000, 100),
+            'perftest_nice': _int(lab, 'perftest_nice', 0, 19, 0),
+            'sample_ms': _int(lab, 'sample_ms', 1, 1000, 10)}
     if lab.get('ctrl_dscp'):
         conf['ctrl_dscp'] = _int(lab, 'ctrl_dscp', 0, 63)
     for k in SWITCH_METRICS:

@@ -153,10 +153,11 @@ def one_run(inv, sc, hosts, algo, line_mbps, rtt_us, args, run, jobs):
     sw = F.SwitchReader(inv.switch, run, inv.switch_interval_ms)
     sw.start()
     n0 = len(jobs)
-    F.start_samplers(hosts, run, jobs)
+    F.start_samplers(hosts, run, jobs, inv.sample_ms)
     try:
         failed = F.run_flows(hosts, sc['specs'], inv.dscp << 2,
-                             args.perf_args.split(), args.flow_timeout, run, jobs)
+                             args.perf_args.split(), args.flow_timeout, run, jobs,
+                             inv.perftest_nice)
     finally:
         for j in jobs[n0:]:
             j.stop()

@@ -4,10 +4,12 @@
 and the knob restore, against hosts faked at the transport."""
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
 sys.path.insert(0, os.path.join(HERE, '..', '..', 'tests'))
+import flows as F       # noqa: E402
 import inventory as I   # noqa: E402
 import preflight as P   # noqa: E402
 from host import Host   # noqa: E402
@@ -59,6 +61,9 @@ def inventory_parses_hosts_roles_and_switch():
     assert [h.name for h in inv.roles('S1', 2)] == ['a', 'b']   # file order
     assert inv.hosts['a'].how == 'ssh' and inv.hosts['a'].dest == 'rdma@a.lab'
     assert inv.hosts['b'].how == 'netns' and inv.hosts['c'].how == 'local'
+    assert inv.perftest_nice == 0 and inv.sample_ms == 10
+    assert I.parse(GOOD.replace('dscp = 26', 'dscp = 26\nperftest_nice = 19')
+                   ).perftest_nice == 19
 
 
 @case
@@ -67,6 +72,8 @@ def inventory_refuses_with_one_line():
     refused('[lab]\ndscp = 64\n[host a]\n', 'dscp = 64 is out of range')
     refused('[lab]\ndscp = x\n', 'dscp = x is not an integer')
     refused('[lab]\ndscp = 26\nspeed = 1\n', '[lab] speed is not a setting')
+    refused('[lab]\ndscp = 26\nperftest_nice = 20\n',
+            'perftest_nice = 20 is out of range')
     refused('[lab]\ndscp = 26\n', 'no [host NAME] section')
     base = '[lab]\ndscp = 26\n[host a]\n'
     refused(base + 'rdma = r\nnetdev = e\nip = 1.2.3.4\n', 'exactly one of ssh')
@@ -121,6 +128,60 @@ class FakeHost(Host):
 
 OURS = {'cat /sys/class/infiniband/rxe0/ports/1/cc/available':
         (0, 'none dcqcn acc\n', '')}
+
+
+class FakeJob:
+    def wait(self, timeout=None):
+        return 0
+
+    def stop(self):
+        pass
+
+
+class FakeStarts:
+    """A transport that records what it starts in the background."""
+
+    def __init__(self):
+        self.started = []
+
+    def start(self, line, f=None):
+        self.started.append(line)
+        return FakeJob()
+
+
+@case
+def the_data_span_leaves_out_the_tcp_exchange():
+    # (t, tx, rx, tp, rp): 2 KB of perftest's TCP exchange at 1-2, the
+    # data from 3 to 13 (100 KB a tick), 1 KB after it.
+    s = [(t, 0, 0, 0, 0) for t in (0, 1)] + [(2, 0, 2000, 0, 4)]
+    rx = 2000
+    for t in range(3, 14):
+        rx += 100_000 if t > 3 else 0
+        s.append((t, 0, rx, 0, 4 + (rx - 2000) // 1000))
+    s += [(14, 0, rx + 1000, 0, 0), (15, 0, rx + 1000, 0, 0)]
+    first, last = F.data_span(s)
+    assert first[0] == 3 and last[0] == 13, (first, last)
+    assert last[2] - first[2] == 1_000_000
+    # Nothing but a trickle: the whole run.
+    assert F.data_span([(0, 0, 0, 0, 0), (1, 0, 10, 0, 1)]) == \
+        ((0, 0, 0, 0, 0), (1, 0, 10, 0, 1))
+
+
+@case
+def flows_run_perftest_at_the_inventory_nice_level():
+    answers = {'gids/': (0, '1\n', ''), 'ss -Hltn': (0, 'LISTEN\n', '')}
+    for nice in (0, 19):
+        hosts = [FakeHost('h%d' % i, answers) for i in range(3)]
+        for i, h in enumerate(hosts):
+            h.index, h.t = i, FakeStarts()
+        out = tempfile.mkdtemp()
+        assert F.run_flows(hosts, [(0, 2, 0, 10, 65536, 'ib_write_bw'),
+                                   (1, 2, 0, 10, 65536, 'ib_write_bw')],
+                           104, [], 60, out, [], nice) == 0
+        lines = [x for h in hosts for x in h.t.started]
+        assert len(lines) == 4, lines      # 2 servers on h2, 2 clients
+        assert all(x.startswith('timeout 60 nice -n %d ib_write_bw ' % nice)
+                   for x in lines), lines
 
 
 @case
