@@ -25,6 +25,7 @@
 #   E2E_INTERVAL  time-series sampling interval (default 10ms)
 #   E2E_TIMEOUT   whole-VM timeout in seconds (default 300)
 #   E2E_ENV       "K=V ..." passed to the guest with --env
+#   E2E_VM_ARGS   more options of selftests/vm/run (e.g. "--smp 2")
 # The guest's hosts are h0..h(N-1), host K = NIC ethK = 10.0.0.(K+1), MAC
 # 52:54:00:00:01:KK (hex K+1), lsw port "hK".
 
@@ -162,8 +163,9 @@ e2e_run() {
 	done
 	E2E_STEP="VM run of $(basename "$script")"
 	e2e_log "lsw pid $E2E_LSW_PID, $n hosts, rate ${E2E_RATE:-40Mbps}; booting the VM (results: $out)"
+	# shellcheck disable=SC2086 # E2E_VM_ARGS is a list of words
 	"$E2E_VMRUN" --module "$E2E_MODULE" --timeout "${E2E_TIMEOUT:-300}" \
-		--out "$out" "${nics[@]}" "${envs[@]}" -- "$script" "$@"
+		${E2E_VM_ARGS:-} --out "$out" "${nics[@]}" "${envs[@]}" -- "$script" "$@"
 	rc=$?
 	[ $rc -eq 124 ] && E2E_STEP="$E2E_STEP (VM timeout ${E2E_TIMEOUT:-300} s)"
 	e2e_lsw_stop
