@@ -5,9 +5,10 @@ It writes what the VM test bed writes for the same run (flows.tsv,
 flow-I.{server,client}.txt, cc-DEV.txt, rdma-stat-*, hw-counters-*,
 trace.txt), plus what a lab has instead of lsw's own records:
 
-* samples-HOST.txt: every 10 ms (sample_ms), the host's realtime clock and its
-  netdev's byte and packet counters from /proc/net/dev (a bash loop that
-  forks nothing, so that sampling does not perturb a loaded host);
+* samples-HOST.txt: every sample_ms (10 ms by default), the host's
+  realtime clock and its netdev's byte and packet counters from
+  /proc/net/dev (a bash loop that forks nothing, so that sampling does
+  not perturb a loaded host);
 * switch.txt: the switch commands' readings, when the inventory has them.
 
 lab_series() turns those into the lsw-shaped files eval/metrics.py reads:
@@ -27,8 +28,8 @@ from transport import quote
 PORT_BASE = 18515
 # /proc/net/dev (the namespace's own, whatever sysfs shows): "NAME: rx
 # bytes, packets, 6 more, tx bytes, packets, ..."; IFS splits "eth0:123".
-# The 10 ms wait is a read from a FIFO nobody writes to: no fork, and no
-# /dev/fd needed (a minimal root may lack it).
+# The wait between samples is a read from a FIFO nobody writes to: no
+# fork, and no /dev/fd needed (a minimal root may lack it).
 SAMPLER = ('f=$(mktemp -u); mkfifo "$f" && exec {fd}<>"$f"; rm -f "$f"; '
            '[ -n "$fd" ] || exit 1; while :; do '
            'while IFS=": " read -r n rx rp _ _ _ _ _ _ tx tp _; do '

@@ -140,8 +140,7 @@ def parse(text, source='inventory'):
     lab = cp['lab']
     known = {'dscp', 'ctrl_dscp', 'line_rate_mbps', 'base_rtt_us',
              'bed_extras', 'switch_interval_ms', 'perftest_nice',
-             'sample_ms'} | \
-        set(SWITCH_METRICS)
+             'sample_ms', *SWITCH_METRICS}
     for k in lab:
         if k not in known:
             raise InventoryError('[lab] %s is not a setting (have: %s)' %
