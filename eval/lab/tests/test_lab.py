@@ -13,6 +13,7 @@ import flows as F       # noqa: E402
 import inventory as I   # noqa: E402
 import preflight as P   # noqa: E402
 from host import Host   # noqa: E402
+from transport import Transport  # noqa: E402
 from tap import case, run  # noqa: E402
 
 
@@ -243,6 +244,25 @@ def restore_reports_what_would_not_go_back():
     left = h.restore({'algorithm': 'none', 'x': '7'})
     assert [k for k, _ in left] == ['x'] and 'Invalid argument' in left[0][1]
     assert h.kv['algorithm'] == 'none'
+
+
+@case
+def job_wait_gives_status_output_or_none_while_running():
+    # Job.wait sleeps on the output's end rather than polling: the exit
+    # status once the command ends, None while it still runs.
+    t = Transport('local', '')
+    with tempfile.TemporaryFile('w+') as f:
+        j = t.start('echo hi; exit 3', f)
+        assert j.pid is not None
+        assert j.wait(10) == 3
+        f.seek(0)
+        assert f.read() == 'hi\n'
+    with tempfile.TemporaryFile('w+') as f:
+        j = t.start('sleep 30', f)
+        assert j.wait(0.3) is None
+        j.stop()
+        assert j.proc.poll() is not None
+        assert j.wait(5) is not None
 
 
 if __name__ == '__main__':
