@@ -119,8 +119,11 @@ def wait_listen(host, port, timeout_s=30):
 
 class SwitchReader:
     """The inventory's switch commands: PFC frames and paused time read
-    before and after, the queue sampled every interval_ms, all on this
-    machine."""
+    before and after, the queue read every interval_ms, all on this
+    machine.  switch_queue_bytes is the queue at the reading ("queue"
+    rows); switch_queue_mean_bytes its mean since the command's previous
+    call ("queue_mean" rows), primed by one call at the start whose value
+    covers an unknown past and is dropped (None)."""
 
     def __init__(self, cmds, out, interval_ms=100):
         self.cmds, self.path = cmds, os.path.join(out, 'switch.txt')
@@ -135,18 +138,28 @@ class SwitchReader:
         except (subprocess.TimeoutExpired, IndexError, ValueError):
             return None
 
-    def _loop(self):
+    def _queue_key(self):
+        return next((k for k in ('switch_queue_bytes', 'switch_queue_mean_bytes')
+                     if k in self.cmds), None)
+
+    def _loop(self, key, row):
         while not self.stop_ev.wait(self.interval_s):
-            v = self.read('switch_queue_bytes')
+            v = self.read(key)
             if v is not None:
-                self.rows.append(('queue', time.time_ns(), v))
+                self.rows.append((row, time.time_ns(), v))
 
     def start(self):
         for k in ('switch_pfc_frames', 'switch_paused_ns'):
             if k in self.cmds:
                 self.rows.append((k + '_before', time.time_ns(), self.read(k)))
-        if 'switch_queue_bytes' in self.cmds:
-            self.thread = threading.Thread(target=self._loop, daemon=True)
+        key = self._queue_key()
+        if key:
+            row = 'queue' if key == 'switch_queue_bytes' else 'queue_mean'
+            if row == 'queue_mean':
+                self.read(key)
+                self.rows.append((row, time.time_ns(), None))
+            self.thread = threading.Thread(target=self._loop, args=(key, row),
+                                           daemon=True)
             self.thread.start()
 
     def stop(self):
@@ -270,6 +283,14 @@ def data_span(samples):
     return samples[i0], samples[i1]
 
 
+def queue_of_means(rows):
+    """[(t, q)] samples of a queue from [(t, mean since the previous row)]:
+    each mean is held from the previous reading's time, so that the
+    readings tile the time they cover.  The first row (the priming call)
+    only gives the start."""
+    return [(t0, v) for (t0, _), (_, v) in zip(rows, rows[1:])]
+
+
 def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24):
     """lsw-timeseries.csv and lsw-counters.json from the host samples (and
     the switch's readings), in lsw's shapes: switch "lab", port hK."""
@@ -281,7 +302,7 @@ def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24)
                 sw.setdefault(k, []).append((int(t), None if v == 'None' else float(v)))
     except OSError:
         pass
-    queue = sw.get('queue', [])
+    queue = sw.get('queue', []) or queue_of_means(sw.get('queue_mean', []))
 
     def q_at(t):
         best = None

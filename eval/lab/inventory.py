@@ -11,6 +11,8 @@ The file is INI (configparser), for example::
                             ; (eval/scaling.py BED_EXTRA), for the VM
     switch_pfc_frames = ssh sw1 show pfc counters | awk '/tx/ {s += $2} END {print s}'
     switch_queue_bytes = snmpget -Oqv -v2c -c lab sw1 QUEUE-OID.27
+    ; or, where the switch keeps an average: its mean since the last call
+    ; switch_queue_mean_bytes = ssh sw1 show queue-mean 27
     switch_interval_ms = 100 ; how often the queue command runs
     sample_ms = 10          ; how often each host's NIC counters are read
     perftest_nice = 0       ; nice level of perftest on the hosts: a
@@ -37,7 +39,7 @@ import ipaddress
 import re
 
 SWITCH_METRICS = ('switch_pfc_frames', 'switch_queue_bytes',
-                  'switch_paused_ns')
+                  'switch_queue_mean_bytes', 'switch_paused_ns')
 _NAME = re.compile(r'^[A-Za-z0-9_.+-]+$')
 
 
@@ -156,6 +158,9 @@ def parse(text, source='inventory'):
         conf['ctrl_dscp'] = _int(lab, 'ctrl_dscp', 0, 63)
     for k in SWITCH_METRICS:
         conf[k] = (lab.get(k) or '').strip()
+    if conf['switch_queue_bytes'] and conf['switch_queue_mean_bytes']:
+        raise InventoryError('[lab] switch_queue_bytes and switch_queue_mean_bytes '
+                             'both read the queue: give one')
     hosts, scen = {}, {}
     for name in cp.sections():
         kind, _, arg = name.partition(' ')

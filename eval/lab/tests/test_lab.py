@@ -5,6 +5,7 @@ and the knob restore, against hosts faked at the transport."""
 import os
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
@@ -88,6 +89,8 @@ def inventory_refuses_with_one_line():
             'not a device name')
     refused(GOOD + '[scenario S1]\nhosts = a z\n', 'names host z')
     refused(GOOD + '[scenario S1]\nhosts = a a\n', 'names a host twice')
+    refused('[lab]\ndscp = 26\nswitch_queue_bytes = echo 1\n'
+            'switch_queue_mean_bytes = echo 1\n', 'both read the queue')
     refused(GOOD + '[switch x]\n', '[switch x] is not a section')
     try:
         I.parse(GOOD).roles('S2-4to1', 5)
@@ -263,6 +266,36 @@ def job_wait_gives_status_output_or_none_while_running():
         j.stop()
         assert j.proc.poll() is not None
         assert j.wait(5) is not None
+
+
+@case
+def a_queue_mean_reading_covers_the_time_since_the_last():
+    # A command that prints 0, 100, 200, ...: the priming call's value is
+    # dropped; each later mean is held from the previous reading's time.
+    d = tempfile.mkdtemp()
+    cnt = os.path.join(d, 'n')
+    cmd = ('n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; '
+           'echo $((n * 100))' % (cnt, cnt))
+    sw = F.SwitchReader({'switch_queue_mean_bytes': cmd}, d, interval_ms=50)
+    sw.start()
+    time.sleep(0.4)
+    sw.stop()
+    rows = [r for r in sw.rows if r[0] == 'queue_mean']
+    assert rows[0][2] is None and len(rows) >= 3, rows
+    assert [r[2] for r in rows[1:]] == [100.0 * k for k in range(1, len(rows))]
+    q = F.queue_of_means([(t, v) for _, t, v in rows])
+    assert q == [(rows[k - 1][1], rows[k][2]) for k in range(1, len(rows))]
+    # In the lsw-shaped series, a receiver's sample between two readings
+    # gets the later reading's mean.
+    with open(os.path.join(d, 'samples-c.txt'), 'w') as f:
+        t_mid = (rows[1][1] + rows[2][1]) / 2
+        for t in (rows[0][1] - 1000, t_mid):
+            f.write('%.9f 0 0 0 0\n' % (t / 1e9))
+    hosts = [Host(s, i) for i, s in enumerate(I.parse(GOOD).hosts.values())]
+    F.lab_series(hosts, [0, 1], 2, 3, 10e9, d)
+    with open(os.path.join(d, 'lsw-timeseries.csv')) as f:
+        q_col = [int(line.split(',')[4]) for line in f.readlines()[1:]]
+    assert q_col == [0, 200], q_col
 
 
 if __name__ == '__main__':
