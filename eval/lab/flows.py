@@ -123,7 +123,10 @@ class SwitchReader:
     machine.  switch_queue_bytes is the queue at the reading ("queue"
     rows); switch_queue_mean_bytes its mean since the command's previous
     call ("queue_mean" rows), primed by one call at the start whose value
-    covers an unknown past and is dropped (None)."""
+    covers an unknown past and is dropped (None).  A reading is stamped
+    with the middle of the command's run: where in it the switch was read
+    is not known, and under load (the test bed's one vCPU) the command
+    can take a second."""
 
     def __init__(self, cmds, out, interval_ms=100):
         self.cmds, self.path = cmds, os.path.join(out, 'switch.txt')
@@ -131,12 +134,15 @@ class SwitchReader:
         self.stop_ev, self.thread, self.rows = threading.Event(), None, []
 
     def read(self, key):
+        """(time, value) of one reading; value None if it failed."""
+        t0 = time.time_ns()
         try:
             p = subprocess.run(['sh', '-c', self.cmds[key]], capture_output=True,
                                text=True, timeout=10)
-            return float(p.stdout.split()[0]) if p.returncode == 0 else None
+            v = float(p.stdout.split()[0]) if p.returncode == 0 else None
         except (subprocess.TimeoutExpired, IndexError, ValueError):
-            return None
+            v = None
+        return (t0 + time.time_ns()) // 2, v
 
     def _queue_key(self):
         return next((k for k in ('switch_queue_bytes', 'switch_queue_mean_bytes')
@@ -144,20 +150,19 @@ class SwitchReader:
 
     def _loop(self, key, row):
         while not self.stop_ev.wait(self.interval_s):
-            v = self.read(key)
+            t, v = self.read(key)
             if v is not None:
-                self.rows.append((row, time.time_ns(), v))
+                self.rows.append((row, t, v))
 
     def start(self):
         for k in ('switch_pfc_frames', 'switch_paused_ns'):
             if k in self.cmds:
-                self.rows.append((k + '_before', time.time_ns(), self.read(k)))
+                self.rows.append((k + '_before',) + self.read(k))
         key = self._queue_key()
         if key:
             row = 'queue' if key == 'switch_queue_bytes' else 'queue_mean'
             if row == 'queue_mean':
-                self.read(key)
-                self.rows.append((row, time.time_ns(), None))
+                self.rows.append((row, self.read(key)[0], None))
             self.thread = threading.Thread(target=self._loop, args=(key, row),
                                            daemon=True)
             self.thread.start()
@@ -168,7 +173,7 @@ class SwitchReader:
             self.thread.join(15)
         for k in ('switch_pfc_frames', 'switch_paused_ns'):
             if k in self.cmds:
-                self.rows.append((k + '_after', time.time_ns(), self.read(k)))
+                self.rows.append((k + '_after',) + self.read(k))
         with open(self.path, 'w') as f:
             f.writelines('%s %d %s\n' % r for r in self.rows)
 

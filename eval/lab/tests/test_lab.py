@@ -298,5 +298,19 @@ def a_queue_mean_reading_covers_the_time_since_the_last():
     assert q_col == [0, 200], q_col
 
 
+@case
+def a_switch_reading_is_stamped_mid_command():
+    # The switch was read somewhere in the command's run: the middle.
+    sw = F.SwitchReader({'switch_queue_bytes': 'sleep 0.4; echo 5'},
+                        tempfile.mkdtemp())
+    t0 = time.time_ns()
+    t, v = sw.read('switch_queue_bytes')
+    t1 = time.time_ns()
+    assert v == 5.0 and t1 - t0 >= 400_000_000
+    assert t0 + 150_000_000 < t < t1 - 150_000_000, (t0, t, t1)
+    sw.cmds['switch_queue_bytes'] = 'echo not-a-number'
+    assert sw.read('switch_queue_bytes')[1] is None
+
+
 if __name__ == '__main__':
     sys.exit(run())
