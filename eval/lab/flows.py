@@ -275,17 +275,30 @@ def _samples(out, h):
 DATA_SPAN_BYTES = 64 * 1024
 
 
-def data_span(samples):
-    """(first, last) receiver samples (t, tx, rx, tp, rp) around the data:
-    lsw's tx_first/tx_last, which count the data priority only."""
-    rx0, rx_l = samples[0][2], samples[-1][2]
+def data_span(samples, col=2):
+    """(first, last) samples (t, tx, rx, tp, rp) around the data in column
+    col (2: received, the receiver's; 1: sent, a sender's): what lsw's
+    tx_first/tx_last and its series give, as they count the data
+    priority only."""
+    b0, b_l = samples[0][col], samples[-1][col]
     i0 = next((i for i, r in enumerate(samples)
-               if r[2] - rx0 > DATA_SPAN_BYTES), 1) - 1
+               if r[col] - b0 > DATA_SPAN_BYTES), 1) - 1
     i1 = next((i for i in range(len(samples) - 1, -1, -1)
-               if rx_l - samples[i][2] > DATA_SPAN_BYTES), len(samples) - 2) + 1
+               if b_l - samples[i][col] > DATA_SPAN_BYTES), len(samples) - 2) + 1
     if i1 <= i0:
         return samples[0], samples[-1]
     return samples[i0], samples[i1]
+
+
+def span_bytes(samples, col):
+    """Column col of each sample as bytes since the data span's start,
+    held at 0 before it and at its total after it: the series then starts
+    and ends where the data does (eval/metrics.py's active intervals, the
+    all-active window), not at perftest's TCP exchange."""
+    first, last = data_span(samples, col)
+    return [0 if r[0] <= first[0] else
+            last[col] - first[col] if r[0] >= last[0] else
+            r[col] - first[col] for r in samples]
 
 
 def queue_of_means(rows):
@@ -323,15 +336,15 @@ def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24)
         s = _samples(out, h)
         if not s:
             continue
-        tx0, rx0 = s[0][1:3]
         is_rx = h.index == receiver
-        for t, tx, rx, tp, rp in s:
-            b_in = tx - tx0 if h.index in senders else 0
-            b_out = rx - rx0 if is_rx else 0
+        zero = [0] * len(s)
+        sent = span_bytes(s, 1) if h.index in senders else zero
+        rcvd = span_bytes(s, 2) if is_rx else zero
+        for r, b_in, b_out in zip(s, sent, rcvd):
             lines.append('%d,lab,h%d,%d,%d,0,-,0,0,%d,%d' %
-                         (t, h.index, prio, q_at(t) if is_rx else 0, b_in, b_out))
+                         (r[0], h.index, prio, q_at(r[0]) if is_rx else 0, b_in, b_out))
         first, last = data_span(s)
-        pr = {'prio': prio, 'bytes_in': s[-1][1] - tx0 if h.index in senders else 0}
+        pr = {'prio': prio, 'bytes_in': sent[-1]}
         if is_rx:
             pr.update({'bytes_out': last[2] - first[2],
                        'frames_out': last[4] - first[4],

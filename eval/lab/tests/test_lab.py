@@ -10,8 +10,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
 sys.path.insert(0, os.path.join(HERE, '..', '..', 'tests'))
+sys.path.insert(0, os.path.join(HERE, '..', '..'))
 import flows as F       # noqa: E402
 import inventory as I   # noqa: E402
+import metrics as M     # noqa: E402
 import preflight as P   # noqa: E402
 from host import Host   # noqa: E402
 from transport import Transport  # noqa: E402
@@ -310,6 +312,26 @@ def a_switch_reading_is_stamped_mid_command():
     assert t0 + 150_000_000 < t < t1 - 150_000_000, (t0, t, t1)
     sw.cmds['switch_queue_bytes'] = 'echo not-a-number'
     assert sw.read('switch_queue_bytes')[1] is None
+
+
+@case
+def a_sender_series_starts_at_its_data():
+    # A sender's NIC: perftest's TCP exchange (2 KB) at 1 s, data from
+    # 4 s.  In the lsw-shaped series its bytes start at the data, so the
+    # flow's active interval (and the all-active window) does too.
+    d = tempfile.mkdtemp()
+    tx = [0, 2000, 2000, 2000] + [2000 + 100_000 * k for k in range(1, 6)]
+    with open(os.path.join(d, 'samples-a.txt'), 'w') as f:
+        for t, b in enumerate(tx):
+            f.write('%d %d 0 0 0\n' % (t, b))
+    hosts = [Host(s, i) for i, s in enumerate(I.parse(GOOD).hosts.values())]
+    F.lab_series(hosts, [0, 1], 2, 3, 10e9, d)
+    with open(os.path.join(d, 'lsw-timeseries.csv')) as f:
+        rows = [line.split(',') for line in f.readlines()[1:]]
+    b_in = [(int(r[0]) // 10**9, int(r[9])) for r in rows if r[2] == 'h0']
+    assert b_in[:5] == [(0, 0), (1, 0), (2, 0), (3, 0), (4, 100_000)], b_in
+    assert b_in[-1] == (8, 500_000), b_in
+    assert M.active_interval(b_in)[0] == 3
 
 
 if __name__ == '__main__':
