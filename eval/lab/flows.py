@@ -123,10 +123,12 @@ class SwitchReader:
     machine.  switch_queue_bytes is the queue at the reading ("queue"
     rows); switch_queue_mean_bytes its mean since the command's previous
     call ("queue_mean" rows), primed by one call at the start whose value
-    covers an unknown past and is dropped (None).  A reading is stamped
-    with the middle of the command's run: where in it the switch was read
-    is not known, and under load (the test bed's one vCPU) the command
-    can take a second."""
+    covers an unknown past and is dropped (None).  A command may print,
+    after its number, the time (Unix seconds) its reading refers to; the
+    runner keeps it within the command's run.  Otherwise the reading is
+    stamped with the middle of the run: where in it the switch was read
+    is not known, and under load (the test bed's one vCPU) a command
+    can take seconds."""
 
     def __init__(self, cmds, out, interval_ms=100):
         self.cmds, self.path = cmds, os.path.join(out, 'switch.txt')
@@ -136,13 +138,17 @@ class SwitchReader:
     def read(self, key):
         """(time, value) of one reading; value None if it failed."""
         t0 = time.time_ns()
+        v = t = None
         try:
             p = subprocess.run(['sh', '-c', self.cmds[key]], capture_output=True,
                                text=True, timeout=10)
-            v = float(p.stdout.split()[0]) if p.returncode == 0 else None
+            words = p.stdout.split() if p.returncode == 0 else []
+            v = float(words[0])
+            t = int(float(words[1]) * 1e9) if len(words) > 1 else None
         except (subprocess.TimeoutExpired, IndexError, ValueError):
-            v = None
-        return (t0 + time.time_ns()) // 2, v
+            pass
+        t1 = time.time_ns()
+        return (min(max(t, t0), t1) if t is not None else (t0 + t1) // 2), v
 
     def _queue_key(self):
         return next((k for k in ('switch_queue_bytes', 'switch_queue_mean_bytes')

@@ -302,7 +302,8 @@ def a_queue_mean_reading_covers_the_time_since_the_last():
 
 @case
 def a_switch_reading_is_stamped_mid_command():
-    # The switch was read somewhere in the command's run: the middle.
+    # Unless it says when, the switch was read somewhere in the command's
+    # run: the middle.
     sw = F.SwitchReader({'switch_queue_bytes': 'sleep 0.4; echo 5'},
                         tempfile.mkdtemp())
     t0 = time.time_ns()
@@ -312,6 +313,17 @@ def a_switch_reading_is_stamped_mid_command():
     assert t0 + 150_000_000 < t < t1 - 150_000_000, (t0, t, t1)
     sw.cmds['switch_queue_bytes'] = 'echo not-a-number'
     assert sw.read('switch_queue_bytes')[1] is None
+    # A time of its own, within the command's run, is kept; one outside
+    # it (another clock) is brought to the run's nearer end.
+    sw.cmds['switch_queue_bytes'] = ('sleep 0.2; t=$(date +%s.%N); '
+                                     'sleep 0.3; echo 7 $t')
+    t0 = time.time_ns()
+    t, v = sw.read('switch_queue_bytes')
+    assert v == 7.0 and t0 + 150_000_000 < t < t0 + 350_000_000, (t0, t)
+    sw.cmds['switch_queue_bytes'] = 'echo 7 1000.5'
+    t0 = time.time_ns()
+    t, v = sw.read('switch_queue_bytes')
+    assert v == 7.0 and t0 <= t <= time.time_ns()
 
 
 @case
