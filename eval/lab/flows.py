@@ -97,12 +97,16 @@ def trace_stop(hosts, out):
 
 
 def counters(hosts, tag, out):
+    """Each host's rdma statistics, hardware counters and QPs (rdma res:
+    after the run, a QP left behind shows there) before or after a run."""
     for h in hosts:
         for name, line in (('rdma-stat-%s-%s.txt', 'rdma statistic show link %s/1'
                             % h.rdma),
                            ('hw-counters-%s-%s.txt',
                             'cd /sys/class/infiniband/%s/ports/1/hw_counters && '
-                            'for f in *; do echo "$f $(cat $f)"; done' % h.rdma)):
+                            'for f in *; do echo "$f $(cat $f)"; done' % h.rdma),
+                           ('rdma-res-%s-%s.txt', 'rdma resource show qp link %s/1'
+                            % h.rdma)):
             _, text, _ = h.run(line)
             with open(os.path.join(out, name % (tag, h.rdma)), 'w') as f:
                 f.write(text)

@@ -346,5 +346,18 @@ def a_sender_series_starts_at_its_data():
     assert M.active_interval(b_in)[0] == 3
 
 
+@case
+def counters_keep_statistics_hardware_counters_and_qps():
+    d = tempfile.mkdtemp()
+    h = FakeHost('a', {'rdma statistic show link rxe0/1': (0, 'stat\n', ''),
+                       'hw_counters': (0, 'ack_deferred 0\n', ''),
+                       'rdma resource show qp link rxe0/1': (0, 'qpn 17\n', '')})
+    F.counters([h], 'after', d)
+    got = {n: open(os.path.join(d, n)).read() for n in sorted(os.listdir(d))}
+    assert got == {'hw-counters-after-rxe0.txt': 'ack_deferred 0\n',
+                   'rdma-res-after-rxe0.txt': 'qpn 17\n',
+                   'rdma-stat-after-rxe0.txt': 'stat\n'}, got
+
+
 if __name__ == '__main__':
     sys.exit(run())
