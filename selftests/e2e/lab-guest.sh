@@ -36,14 +36,20 @@ inventory() {
 		# at nice 0 takes the CPU from rxe's kernel work.
 		echo "perftest_nice = 19"
 		# On the 1 vCPU the lab path's own work competes with rxe: a
-		# fork of tail and awk costs tens of ms, a NIC sample of the
-		# three hosts a few.  The queue once a second, the NICs every
-		# 50 ms: enough for rates, utilisation and the queue's mean.
+		# NIC sample costs 1.6 ms, a queue reading (sh, tail and awk,
+		# lsw's series through 9p) up to 170 ms.  The NICs every
+		# 50 ms, the queue once a second as its mean since the last
+		# reading (queue-mean.sh): the queue's level at one instant,
+		# once a second, misses most of a 16 s run.
 		echo "switch_interval_ms = 1000"
 		echo "sample_ms = 50"
-		echo "switch_queue_bytes = tail -n 300 $OUT_DIR/lsw-timeseries.csv | awk -F, '\$3 == \"h2\" && \$4 == 3 {q = \$5} END {print q + 0}'"
-		# PFC frames all ports sent on priority 3 so far (pfc_tx, column 12).
-		echo "switch_pfc_frames = tail -n 300 $OUT_DIR/lsw-timeseries.csv | awk -F, '\$4 == 3 {v[\$3] = \$12} END {for (p in v) s += v[p]; print s + 0}'"
+		# At nice 19, as perftest: at nice 0 the readings delayed the
+		# second perftest's start under load by up to 3 s more.
+		echo "switch_queue_mean_bytes = nice -n 19 bash $OUT_DIR/queue-mean.sh"
+		# PFC frames all ports sent on priority 3 so far (pfc_tx, column
+		# 12).  The whole rows only (13 fields): lsw may be writing the
+		# last one as it is read.
+		echo "switch_pfc_frames = tail -n 300 $OUT_DIR/lsw-timeseries.csv | awk -F, 'NF == 13 && \$4 == 3 {v[\$3] = \$12} END {for (p in v) s += v[p]; print s + 0}'"
 		[ -n "${2:-}" ] && echo "$2"
 		if [ -n "${3:-}" ]; then
 			echo "$3"
@@ -85,6 +91,23 @@ local_host() {
 	printf '[host h2]\nnetns = h2\nrdma = rxe_h2\nnetdev = eth2\nip = 10.0.0.3\n'
 }
 
+# The receiver port's mean queue since the previous call, from lsw's time
+# series (a row per port every 10 ms: lab.sh's E2E_INTERVAL; 3000 rows
+# are 10 s, more than the 2-5 s between readings under load), as a
+# switch's interval-average telemetry would give it, and the time of the
+# reading: under load the command takes seconds, and where in them tail
+# read the series is not known otherwise.  bash, for $EPOCHREALTIME
+# without a fork.  Nothing new since the last call prints nothing: no
+# reading.  Whole rows only (13 fields): lsw may be writing the last one.
+cat >"$OUT_DIR/queue-mean.sh" <<EOF
+st=/tmp/queue-mean.last
+{ read -r last <\$st; } 2>/dev/null || last=0
+rows=\$(tail -n 3000 $OUT_DIR/lsw-timeseries.csv)
+t=\$EPOCHREALTIME
+awk -F, -v last="\$last" -v st=\$st -v t="\$t" \\
+	'NF == 13 && \$3 == "h2" && \$4 == 3 && \$1 > last {s += \$5; n++; r = \$1}
+	 END {if (n) {print r > st; print s / n, t}}' <<<"\$rows"
+EOF
 inv=$OUT_DIR/lab.conf
 inventory "$inv"
 # Unreachable: a namespace that does not exist.
