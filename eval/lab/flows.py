@@ -121,6 +121,10 @@ def wait_listen(host, port, timeout_s=30):
     return False
 
 
+# The queue's two commands (the inventory takes one) and their rows.
+QUEUE_ROWS = {'switch_queue_bytes': 'queue', 'switch_queue_mean_bytes': 'queue_mean'}
+
+
 class SwitchReader:
     """The inventory's switch commands: PFC frames and paused time read
     before and after, the queue read every interval_ms, all on this
@@ -154,10 +158,6 @@ class SwitchReader:
         t1 = time.time_ns()
         return (min(max(t, t0), t1) if t is not None else (t0 + t1) // 2), v
 
-    def _queue_key(self):
-        return next((k for k in ('switch_queue_bytes', 'switch_queue_mean_bytes')
-                     if k in self.cmds), None)
-
     def _loop(self, key, row):
         while not self.stop_ev.wait(self.interval_s):
             t, v = self.read(key)
@@ -168,9 +168,9 @@ class SwitchReader:
         for k in ('switch_pfc_frames', 'switch_paused_ns'):
             if k in self.cmds:
                 self.rows.append((k + '_before',) + self.read(k))
-        key = self._queue_key()
-        if key:
-            row = 'queue' if key == 'switch_queue_bytes' else 'queue_mean'
+        for key, row in QUEUE_ROWS.items():
+            if key not in self.cmds:
+                continue
             if row == 'queue_mean':
                 self.rows.append((row, self.read(key)[0], None))
             self.thread = threading.Thread(target=self._loop, args=(key, row),
@@ -300,12 +300,12 @@ def data_span(samples, col=2):
     return samples[i0], samples[i1]
 
 
-def span_bytes(samples, col):
-    """Column col of each sample as bytes since the data span's start,
-    held at 0 before it and at its total after it: the series then starts
-    and ends where the data does (eval/metrics.py's active intervals, the
-    all-active window), not at perftest's TCP exchange."""
-    first, last = data_span(samples, col)
+def span_bytes(samples, col, span):
+    """Column col of each sample as bytes since the start of span (its
+    data_span), held at 0 before it and at its total after it: the series
+    then starts and ends where the data does (eval/metrics.py's active
+    intervals, the all-active window), not at perftest's TCP exchange."""
+    first, last = span
     return [0 if r[0] <= first[0] else
             last[col] - first[col] if r[0] >= last[0] else
             r[col] - first[col] for r in samples]
@@ -348,12 +348,12 @@ def lab_series(hosts, senders, receiver, prio, line_bps, out, ether_overhead=24)
             continue
         is_rx = h.index == receiver
         zero = [0] * len(s)
-        sent = span_bytes(s, 1) if h.index in senders else zero
-        rcvd = span_bytes(s, 2) if is_rx else zero
+        first, last = data_span(s)
+        sent = span_bytes(s, 1, data_span(s, 1)) if h.index in senders else zero
+        rcvd = span_bytes(s, 2, (first, last)) if is_rx else zero
         for r, b_in, b_out in zip(s, sent, rcvd):
             lines.append('%d,lab,h%d,%d,%d,0,-,0,0,%d,%d' %
                          (r[0], h.index, prio, q_at(r[0]) if is_rx else 0, b_in, b_out))
-        first, last = data_span(s)
         pr = {'prio': prio, 'bytes_in': sent[-1]}
         if is_rx:
             pr.update({'bytes_out': last[2] - first[2],
