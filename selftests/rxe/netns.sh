@@ -320,7 +320,8 @@ ktap_check "a held device does not hold up namespace teardown" held_case
 # Concurrent churn, bounded: devices added and deleted on two netdevs of one
 # namespace (sharing its sockets), and whole namespaces created and deleted,
 # half of them with "rdma link delete" racing the namespace deletion.
-CHURN_ROUNDS=12
+# More rounds hunt a rare race: vm-suite --env CHURN_ROUNDS=40 netns.sh
+CHURN_ROUNDS=${CHURN_ROUNDS:-12}
 
 # churn_wait DIR PROGRESS STALL: wait until the three loops have written
 # their results to DIR; fail if none of them finishes a round (a line in
