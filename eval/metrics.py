@@ -28,7 +28,8 @@ eval/tests/test_metrics.py):
     second; the queue mean and p99 over the all-active window;
   * utilisation: bottleneck egress wire bits (frame + overhead) over
     rate * (tx_last - tx_first) from the counters;
-  * queue mean: time-weighted (sample and hold) over the busy interval;
+  * queue mean: time-weighted (sample and hold) over the busy interval
+    (busy_s: the bottleneck egress from its first to its last change);
   * percentile: nearest rank, the ceil(p/100 * n)-th smallest value;
   * short flows (the flows of --short-hosts): not in the rates, fairness
     or convergence; their FCT and slowdown as eval/fct.py defines them,
@@ -374,6 +375,10 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
     busy = active_interval(bcum)
     qs = [(r['time_ns'], r['queue_bytes']) for r in brow]
     m['queue_mean_bytes'] = queue_stats(qs, *busy)[1] if busy else 0.0
+    # The span that mean covers: with window_s, the queue's mass per second
+    # of the all-active window, a figure that does not depend on how long
+    # the flows overlapped (eval/lab's test compares runs by it).
+    m['busy_s'] = (busy[1] - busy[0]) / 1e9 if busy else 0.0
 
     # All-active window: fairness and convergence.
     live = [spans[i] for i in spans if spans[i]]

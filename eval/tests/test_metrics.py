@@ -318,6 +318,8 @@ def analyse_synthetic_run():
     assert close(m['flows'][0]['window_mbps'], 5.0)
     assert close(m['flows'][1]['window_mbps'], 5.0)
     assert m['queue_peak_bytes'] == 1500 and close(m['queue_mean_bytes'], 1000.0)
+    # h2's egress grows in every 100 ms sample from 0 to 1 s
+    assert close(m['busy_s'], 1.0)
     assert m['pfc_tx'] == 4 and close(m['paused_s'], 0.3) and m['spread_ports'] == 1
     assert os.path.exists(os.path.join(d, 'rates.dat'))
     # R counts wire bits: frames of 976 B plus 24 B of wire overhead make
