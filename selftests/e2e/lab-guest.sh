@@ -36,11 +36,13 @@ inventory() {
 		# at nice 0 takes the CPU from rxe's kernel work.
 		echo "perftest_nice = 19"
 		# On the 1 vCPU the lab path's own work competes with rxe: a
-		# NIC sample costs 1.6 ms, a queue reading (sh, tail and awk,
-		# lsw's series through 9p) up to 170 ms.  The NICs every
-		# 50 ms, the queue once a second as its mean since the last
-		# reading (queue-mean.sh): the queue's level at one instant,
-		# once a second, misses most of a 16 s run.
+		# NIC sample costs 1.6 ms; a queue reading (sh, stat, tail
+		# and awk over the rows since the last one, through 9p) at
+		# nice 19 under load waits 2-8 s for the CPU, whatever the
+		# interval.  The NICs every 50 ms, the queue once a second
+		# as its mean since the last reading (queue-mean.sh): the
+		# queue's level at one instant, that seldom, misses most of
+		# a run.
 		echo "switch_interval_ms = 1000"
 		echo "sample_ms = 50"
 		# At nice 19, as perftest: at nice 0 the readings delayed the
@@ -92,21 +94,27 @@ local_host() {
 }
 
 # The receiver port's mean queue since the previous call, from lsw's time
-# series (a row per port every 10 ms: lab.sh's E2E_INTERVAL; 3000 rows
-# are 10 s, more than the 2-5 s between readings under load), as a
+# series (a row per port every 10 ms: lab.sh's E2E_INTERVAL), as a
 # switch's interval-average telemetry would give it, and the time of the
-# reading: under load the command takes seconds, and where in them tail
-# read the series is not known otherwise.  bash, for $EPOCHREALTIME
-# without a fork.  Nothing new since the last call prints nothing: no
-# reading.  Whole rows only (13 fields): lsw may be writing the last one.
+# reading.  The guest pays for every reading, so it reads only the bytes
+# lsw wrote since the previous call (their offset kept in
+# /tmp/queue-mean.last; the first call only sets it), and uses bash, for
+# $EPOCHREALTIME without a fork.  The last line read waits for the next
+# call: lsw may be writing it.  Nothing new prints nothing: no reading.
 cat >"$OUT_DIR/queue-mean.sh" <<EOF
-st=/tmp/queue-mean.last
-{ read -r last <\$st; } 2>/dev/null || last=0
-rows=\$(tail -n 3000 $OUT_DIR/lsw-timeseries.csv)
+st=/tmp/queue-mean.last f=$OUT_DIR/lsw-timeseries.csv
+{ read -r off <\$st; } 2>/dev/null || off=
+size=\$(stat -c %s \$f) || exit 1
+if [ -z "\$off" ] || [ "\$size" -lt "\$off" ]; then
+	echo "\$size" >\$st
+	exit 0
+fi
 t=\$EPOCHREALTIME
-awk -F, -v last="\$last" -v st=\$st -v t="\$t" \\
-	'NF == 13 && \$3 == "h2" && \$4 == 3 && \$1 > last {s += \$5; n++; r = \$1}
-	 END {if (n) {print r > st; print s / n, t}}' <<<"\$rows"
+tail -c +\$((off + 1)) \$f | awk -v off="\$off" -v st=\$st -v t="\$t" \\
+	'NR > 1 {off += length(p) + 1
+		 if (split(p, w, ",") == 13 && w[3] == "h2" && w[4] == 3) {s += w[5]; n++}}
+	 {p = \$0}
+	 END {print off > st; if (n) print s / n, t}'
 EOF
 inv=$OUT_DIR/lab.conf
 inventory "$inv"
@@ -167,7 +175,7 @@ fi
 # The run: S2-2to1 with ACC, as eval/run does it in the test bed.
 before=$(snap)
 timeout 900 python3 "$lab" --lab "$inv" --scenario S2-2to1 --algos "${LAB_ALGOS:-acc}" \
-	--seconds "${LAB_SECONDS:-16}" --perf-args "-u 21" --out "$OUT_DIR/lab" \
+	--seconds "${LAB_SECONDS:-30}" --perf-args "-u 21" --out "$OUT_DIR/lab" \
 	>"$OUT_DIR/lab.log" 2>&1
 rc=$?
 after=$(snap)
