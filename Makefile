@@ -19,7 +19,7 @@
 #   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
 #                kernel built from linux-source-6.1 (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
-#   make check-lab  the lab runner (eval/run --lab) on the test bed (~10 min)
+#   make check-lab  the lab runner (eval/run --lab) on the test bed (~12 min)
 #   make clean
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)
