@@ -19,6 +19,7 @@ exist only where the switch commands measured them.
 import ipaddress
 import json
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -138,22 +139,32 @@ class SwitchReader:
     is not known, and under load (the test bed's one vCPU) a command
     can take seconds."""
 
-    def __init__(self, cmds, out, interval_ms=100):
+    def __init__(self, cmds, out, interval_ms=100, timeout_s=10):
         self.cmds, self.path = cmds, os.path.join(out, 'switch.txt')
+        self.timeout_s = timeout_s
         self.interval_s = interval_ms / 1000
         self.stop_ev, self.thread, self.rows = threading.Event(), None, []
 
     def read(self, key):
-        """(time, value) of one reading; value None if it failed."""
+        """(time, value) of one reading; value None if it failed.  A command
+        that overruns timeout_s is ended with all it started (its process
+        group): a reading left running could still change the state a
+        mean-since-the-last-call command keeps, after the runner has
+        dropped its value."""
         t0 = time.time_ns()
         v = t = None
+        p = subprocess.Popen(['sh', '-c', self.cmds[key]], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True,
+                             start_new_session=True)
         try:
-            p = subprocess.run(['sh', '-c', self.cmds[key]], capture_output=True,
-                               text=True, timeout=10)
-            words = p.stdout.split() if p.returncode == 0 else []
+            out = p.communicate(timeout=self.timeout_s)[0]
+            words = out.split() if p.returncode == 0 else []
             v = float(words[0])
             t = int(float(words[1]) * 1e9) if len(words) > 1 else None
-        except (subprocess.TimeoutExpired, IndexError, ValueError):
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+        except (IndexError, ValueError):
             pass
         t1 = time.time_ns()
         return (min(max(t, t0), t1) if t is not None else (t0 + t1) // 2), v

@@ -327,6 +327,21 @@ def a_switch_reading_is_stamped_mid_command():
 
 
 @case
+def a_switch_command_that_overruns_is_ended_whole():
+    # The command's own children go with it: a reading left running must
+    # not write its state after the runner dropped its value.
+    d = tempfile.mkdtemp()
+    late = os.path.join(d, 'late')
+    sw = F.SwitchReader({'switch_queue_mean_bytes': '(sleep 1; touch %s) & wait; echo 1'
+                         % late}, d, timeout_s=0.3)
+    t0 = time.time()
+    assert sw.read('switch_queue_mean_bytes')[1] is None
+    assert time.time() - t0 < 0.9
+    time.sleep(1.2)
+    assert not os.path.exists(late)
+
+
+@case
 def a_sender_series_starts_at_its_data():
     # A sender's NIC: perftest's TCP exchange (2 KB) at 1 s, data from
     # 4 s.  In the lsw-shaped series its bytes start at the data, so the
