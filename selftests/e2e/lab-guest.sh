@@ -96,10 +96,10 @@ local_host() {
 # The receiver port's mean queue since the previous call, from lsw's time
 # series (a row per port every 10 ms: lab.sh's E2E_INTERVAL), as a
 # switch's interval-average telemetry would give it, and the time of the
-# reading.  The guest pays for every reading, so it reads only the bytes
-# lsw wrote since the previous call (their offset kept in
-# /tmp/queue-mean.last; the first call only sets it), and uses bash, for
-# $EPOCHREALTIME without a fork.  The last line read waits for the next
+# reading, taken once the rows are read.  The guest pays for every
+# reading, so it reads only the bytes lsw wrote since the previous call
+# (their offset kept in /tmp/queue-mean.last; the first call only sets
+# it), and uses bash, for $EPOCHREALTIME without a fork.  The last line read waits for the next
 # call: lsw may be writing it.  Nothing new prints nothing: no reading.
 cat >"$OUT_DIR/queue-mean.sh" <<EOF
 st=/tmp/queue-mean.last f=$OUT_DIR/lsw-timeseries.csv
@@ -109,12 +109,13 @@ if [ -z "\$off" ] || [ "\$size" -lt "\$off" ]; then
 	echo "\$size" >\$st
 	exit 0
 fi
+rows=\$(tail -c +\$((off + 1)) \$f)
 t=\$EPOCHREALTIME
-tail -c +\$((off + 1)) \$f | awk -v off="\$off" -v st=\$st -v t="\$t" \\
+awk -v off="\$off" -v st=\$st -v t="\$t" \\
 	'NR > 1 {off += length(p) + 1
 		 if (split(p, w, ",") == 13 && w[3] == "h2" && w[4] == 3) {s += w[5]; n++}}
 	 {p = \$0}
-	 END {print off > st; if (n) print s / n, t}'
+	 END {print off > st; if (n) print s / n, t}' <<<"\$rows"
 EOF
 inv=$OUT_DIR/lab.conf
 inventory "$inv"
