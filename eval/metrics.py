@@ -375,9 +375,9 @@ def analyse(run, bottleneck, prio=3, bin_ms=200, victim=None, band=0.10,
     busy = active_interval(bcum)
     qs = [(r['time_ns'], r['queue_bytes']) for r in brow]
     m['queue_mean_bytes'] = queue_stats(qs, *busy)[1] if busy else 0.0
-    # The span that mean covers: with window_s, the queue's mass per second
-    # of the all-active window, a figure that does not depend on how long
-    # the flows overlapped (eval/lab's test compares runs by it).
+    # The span that mean covers: mean times busy_s is the queue's mass,
+    # which readings of means tile exactly however seldom they come
+    # (eval/lab's test prints it per second of the all-active window).
     m['busy_s'] = (busy[1] - busy[0]) / 1e9 if busy else 0.0
 
     # All-active window: fairness and convergence.

@@ -99,8 +99,9 @@ local_host() {
 # reading, taken once the rows are read.  The guest pays for every
 # reading, so it reads only the bytes lsw wrote since the previous call
 # (their offset kept in /tmp/queue-mean.last; the first call only sets
-# it), and uses bash, for $EPOCHREALTIME without a fork.  The last line read waits for the next
-# call: lsw may be writing it.  Nothing new prints nothing: no reading.
+# it), and uses bash, for $EPOCHREALTIME without a fork.  The last line
+# read waits for the next call: lsw may be writing it.  Nothing new
+# prints nothing: no reading.
 cat >"$OUT_DIR/queue-mean.sh" <<EOF
 st=/tmp/queue-mean.last f=$OUT_DIR/lsw-timeseries.csv
 { read -r off <\$st; } 2>/dev/null || off=
