@@ -55,12 +55,11 @@ def gid_index(host, family=4):
 def apply_knobs(hosts, algo, knobs, out):
     """Select algo and write knobs ("name=value") on every host; [error]."""
     errs = []
+    pairs = [tuple(kv.partition('=')[::2]) for kv in ['algorithm=' + algo] + knobs]
     for h in hosts:
-        for kv in ['algorithm=' + algo] + knobs:
-            k, _, v = kv.partition('=')
-            e = h.set_knob(k, v)
-            if e:
-                errs.append('%s: cc/%s = %s refused: %s' % (h, k, v, e))
+        refused = h.set_knobs(pairs)
+        errs += ['%s: cc/%s = %s refused: %s' % (h, k, v, refused[k])
+                 for k, v in pairs if k in refused]
         with open(os.path.join(out, 'cc-%s.txt' % h.rdma), 'w') as f:
             f.writelines('%s=%s\n' % kv for kv in sorted(h.knobs().items()))
     return errs

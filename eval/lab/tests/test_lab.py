@@ -111,16 +111,18 @@ class FakeHost(Host):
         self.answers, self.kv, self.refuse = answers, dict(knobs or {}), refuse
         self.writes = []
 
-    def run(self, line, timeout=30):
-        if line.startswith('echo ') and '/ports/1/cc/' in line:
-            name = line.rsplit('/', 1)[1].strip("'")
-            value = line.split(' ', 2)[1].strip("'")
-            self.writes.append((name, value))
-            if self.refuse(name, value, self.kv) if callable(self.refuse) \
-                    else name in self.refuse:
-                return 1, '', 'sh: echo: write error: Invalid argument'
-            self.kv[name] = value
-            return 0, '', ''
+    def run(self, line, timeout=30, stdin=None):
+        if 'while IFS== read' in line and '/ports/1/cc' in line:
+            out = ''
+            for kv in stdin.splitlines():
+                name, _, value = kv.partition('=')
+                self.writes.append((name, value))
+                if self.refuse(name, value, self.kv) if callable(self.refuse) \
+                        else name in self.refuse:
+                    out += '%s\tsh: 1: printf: I/O error: Invalid argument\n' % name
+                else:
+                    self.kv[name] = value
+            return 0, out, ''
         if 'printf "%s=%s' in line:
             return 0, ''.join('%s=%s\n' % kv for kv in self.kv.items()), ''
         if line.startswith('date'):
@@ -373,6 +375,31 @@ def counters_keep_statistics_hardware_counters_and_qps():
                    'rdma-res-after-rxe0.txt': 'qpn 17\n',
                    'rdma-stat-after-rxe0.txt': 'stat\n'}, got
 
+
+
+@case
+def knobs_are_written_in_one_command_and_read_back():
+    # The real shell line on this machine: a "knob" that is a directory
+    # refuses the write, as the module refuses a value.
+    d = tempfile.mkdtemp()
+    os.mkdir(os.path.join(d, 'locked'))
+    h = Host(I.HostSpec('here', 'local', '', 'rxe0', 'lo', '127.0.0.1'))
+    h.cc_dir = d
+    calls = []
+    run_once = h.run
+    h.run = lambda line, timeout=30, stdin=None: (calls.append(line),
+                                                  run_once(line, timeout, stdin))[1]
+    errs = h.set_knobs([('acc_halt_max_us', '32000'), ('locked', '1'),
+                        ('acc_period_us', '4000'), ('odd', 'a=b c')])
+    assert len(calls) == 1, calls
+    assert list(errs) == ['locked'] and 'directory' in errs['locked'], errs
+    got = {n: open(os.path.join(d, n)).read() for n in sorted(os.listdir(d))
+           if n != 'locked'}
+    assert got == {'acc_halt_max_us': '32000\n', 'acc_period_us': '4000\n',
+                   'odd': 'a=b c\n'}, got
+    assert h.set_knobs([]) == {} and len(calls) == 1
+    assert h.knobs() == {'acc_halt_max_us': '32000', 'acc_period_us': '4000',
+                         'odd': 'a=b c'}, h.knobs()
 
 if __name__ == '__main__':
     sys.exit(run())
