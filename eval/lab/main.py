@@ -3,7 +3,7 @@
 """eval/run --lab FILE: the evaluation on a lab's hosts and switch.
 
   main.py --lab FILE [--scenario S[,S...]] [--algos A[,A...]] [--out DIR]
-          [--seconds N] [--quick]
+          [--seconds N] [--quick] [--knobs "NAME=VALUE ..."] [--bed]
 
 The scenarios and metrics are eval/run's (eval/scenarios.sh,
 eval/metrics.py); the hosts come from the inventory (inventory.py) and are
@@ -20,6 +20,11 @@ namespace in the VM test bed.  Order of work:
    the metrics computed;
 4. the saved knobs go back on every host, also after a failure, Ctrl-C or
    SIGTERM, and every process the run started on a host is ended.
+
+--bed is the VM test bed's own run (eval/run, selftests/e2e/guest-runner.sh):
+one scenario with one algorithm, written into --out itself.  lsw records
+every port there, so the run reads no NIC samples and no switch, and
+leaves the metrics and the report to eval/run.
 
 Exit: 0 all runs ok, 1 a run or a check failed, 2 usage or inventory.
 """
@@ -139,21 +144,25 @@ def metrics(run, sc, hosts, prio, period_ms, small_bytes):
 
 def one_run(inv, sc, hosts, algo, line_mbps, rtt_us, args, run, jobs):
     line_bps = line_mbps * 1_000_000
-    knobs = knobs_of(algo, line_bps, rtt_us, line_mbps, inv)
+    knobs = knobs_of(algo, line_bps, rtt_us, line_mbps, inv) + args.knobs.split()
     errs = F.apply_knobs(hosts, P.algo_name(algo), knobs, run)
     if errs:
         raise RuntimeError('; '.join(errs))
-    if algo in PRESET:
+    if algo in PRESET and not args.bed:
         with open(os.path.join(run, 'switch-marking.txt'), 'w') as f:
             f.write('# the marking the scaling rule gives this run (lsw syntax)\n')
             f.write('\n'.join(scaling.lsw_lines(PRESET[algo], line_bps, rtt_us))
                     + '\n')
     F.trace_start(hosts)
     F.counters(hosts, 'before', run)
-    sw = F.SwitchReader(inv.switch, run, inv.switch_interval_ms)
-    sw.start()
+    # On the test bed (--bed) lsw records every port itself: no switch
+    # readings, no NIC samples, no series made of them.
+    sw = None if args.bed else F.SwitchReader(inv.switch, run,
+                                              inv.switch_interval_ms)
     n0 = len(jobs)
-    F.start_samplers(hosts, run, jobs, inv.sample_ms)
+    if sw:
+        sw.start()
+        F.start_samplers(hosts, run, jobs, inv.sample_ms)
     try:
         failed = F.run_flows(hosts, sc['specs'], inv.dscp << 2,
                              args.perf_args.split(), args.flow_timeout, run, jobs,
@@ -161,11 +170,13 @@ def one_run(inv, sc, hosts, algo, line_mbps, rtt_us, args, run, jobs):
     finally:
         for j in jobs[n0:]:
             j.stop()
-        sw.stop()
+        if sw:
+            sw.stop()
         F.trace_stop(hosts, run)
         F.counters(hosts, 'after', run)
-    senders = {s[0] for s in sc['specs']}
-    F.lab_series(hosts, senders, sc['receiver'], inv.prio, line_bps, run)
+    if not args.bed:
+        senders = {s[0] for s in sc['specs']}
+        F.lab_series(hosts, senders, sc['receiver'], inv.prio, line_bps, run)
     return failed
 
 
@@ -175,8 +186,13 @@ def main(argv):
     ap.add_argument('--scenario', default='S2-2to1')
     ap.add_argument('--algos', default='none,dcqcn,acc')
     ap.add_argument('--out')
-    ap.add_argument('--seconds', type=int, default=30)
+    ap.add_argument('--seconds', type=int,
+                    help='traffic per incast run (default 30, --quick 12)')
     ap.add_argument('--quick', action='store_true')
+    ap.add_argument('--knobs', default='',
+                    help='"NAME=VALUE ..." cc/ knobs written after the scaled ones')
+    ap.add_argument('--bed', action='store_true',
+                    help='one run of the VM test bed, into --out (see above)')
     ap.add_argument('--perf-args', default='',
                     help='extra perftest arguments for every flow')
     ap.add_argument('--flow-timeout', type=int, default=600)
@@ -194,7 +210,11 @@ def main(argv):
         print('eval/run --lab: scenarios %s, algorithms %s' %
               ('/'.join(SCENARIOS), '/'.join(ALGOS)), file=sys.stderr)
         return 2
-    secs = 12 if args.quick else args.seconds
+    if args.bed and (len(scens) != 1 or len(algos) != 1 or not args.out):
+        print('eval/run --lab --bed: one scenario, one algorithm and --out',
+              file=sys.stderr)
+        return 2
+    secs = args.seconds or (12 if args.quick else 30)
     out = args.out or os.path.join(os.path.dirname(EVAL), 'build', 'results',
                                    'lab-' + time.strftime('%Y%m%d-%H%M%S'))
     os.makedirs(out, exist_ok=True)
@@ -241,15 +261,16 @@ def main(argv):
                 small = int(websearch.SMALL_REF_BYTES *
                             websearch.k_bytes(line_mbps * 1e6))
             for a in algos:
-                run = os.path.join(out, s, a)
+                run = out if args.bed else os.path.join(out, s, a)
                 os.makedirs(run, exist_ok=True)
                 t0 = time.time()
                 log('%s %s on %s' % (s, a, ' '.join(h.name for h in plan[s])))
                 try:
                     bad = one_run(inv, sc, plan[s], a, line_mbps, rtt_us, args,
                                   run, jobs)
-                    ok = bad == 0 and metrics(run, sc, plan[s], inv.prio,
-                                              period_ms, small)
+                    ok = bad == 0 and (args.bed or
+                                       metrics(run, sc, plan[s], inv.prio,
+                                               period_ms, small))
                     why = '' if ok else ('%d flow(s) failed' % bad if bad else
                                          'metrics (%s/metrics.err)' % run)
                 except RuntimeError as e:
@@ -259,7 +280,7 @@ def main(argv):
                 rows.append((s, a, status, int(time.time() - t0), run))
                 print('%s - %s %s%s' % ('ok' if ok else 'not ok', s, a,
                                         '' if ok else ': ' + why), flush=True)
-                if ok:
+                if ok and not args.bed:
                     subprocess.run([sys.executable, os.path.join(EVAL, 'summary.py'),
                                     'brief', os.path.join(run, 'metrics.json')])
     except Stop as e:
@@ -280,6 +301,8 @@ def main(argv):
         log('knobs restored on %d hosts' % len(uniq))
         for s, o in old.items():
             signal.signal(s, o)
+    if args.bed:
+        return 1 if failed else 0
     with open(os.path.join(out, 'runs.tsv'), 'w') as f:
         f.writelines('%s\t%s\t%s\t%d\t%s\n' % r for r in rows)
     if rows:
