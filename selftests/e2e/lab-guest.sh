@@ -23,45 +23,27 @@ snap() {
 		for f in "$d"/*; do [ -f "$f" ] && echo "$f=$(cat "$f")"; done
 	done
 }
-# inventory FILE [EXTRA_LAB_LINES] [HOST_SECTIONS]: the test bed as a lab.
+# inventory FILE [EXTRA_LAB_LINES] [HOST_SECTIONS]: the test bed as a lab
+# (e2e_inventory) whose switch is lsw, read through the switch commands.
 inventory() {
-	{
-		echo "[lab]"
-		echo "dscp = 26"
-		echo "ctrl_dscp = 48"
-		echo "line_rate_mbps = 20"
-		echo "base_rtt_us = 4000"
-		echo "bed_extras = 1"
-		# As lib-guest.sh runs perftest: on the 1 vCPU a polling perftest
-		# at nice 0 takes the CPU from rxe's kernel work.
-		echo "perftest_nice = 19"
-		# On the 1 vCPU the lab path's own work competes with rxe: a
-		# NIC sample costs 1.6 ms; a queue reading (sh, stat, tail
-		# and awk over the rows since the last one, through 9p) at
-		# nice 19 under load waits 2-8 s for the CPU, whatever the
-		# interval.  The NICs every 50 ms, the queue once a second
-		# as its mean since the last reading (queue-mean.sh): the
-		# queue's level at one instant, that seldom, misses most of
-		# a run.
-		echo "switch_interval_ms = 1000"
-		echo "sample_ms = 50"
-		# At nice 19, as perftest: at nice 0 the readings delayed the
-		# second perftest's start under load by up to 3 s more.
-		echo "switch_queue_mean_bytes = nice -n 19 bash $OUT_DIR/queue-mean.sh"
-		# PFC frames all ports sent on priority 3 so far (pfc_tx, column
-		# 12).  The whole rows only (13 fields): lsw may be writing the
-		# last one as it is read.
-		echo "switch_pfc_frames = tail -n 300 $OUT_DIR/lsw-timeseries.csv | awk -F, 'NF == 13 && \$4 == 3 {v[\$3] = \$12} END {for (p in v) s += v[p]; print s + 0}'"
-		[ -n "${2:-}" ] && echo "$2"
-		if [ -n "${3:-}" ]; then
-			echo "$3"
-		else
-			for k in 0 1 2; do
-				printf '[host h%d]\nnetns = h%d\nrdma = rxe_h%d\nnetdev = eth%d\nip = 10.0.0.%d\n' \
-					"$k" "$k" "$k" "$k" "$((k + 1))"
-			done
-		fi
-	} >"$1"
+	local sw
+	# On the 1 vCPU the lab path's own work competes with rxe: a NIC
+	# sample costs 1.6 ms; a queue reading (sh, stat, tail and awk over
+	# the rows since the last one, through 9p) at nice 19 under load
+	# waits 2-8 s for the CPU, whatever the interval.  The NICs every
+	# 50 ms, the queue once a second as its mean since the last reading
+	# (queue-mean.sh): the queue's level at one instant, that seldom,
+	# misses most of a run.  The queue command at nice 19, as perftest:
+	# at nice 0 the readings delayed the second perftest's start under
+	# load by up to 3 s more.  PFC frames are what all ports sent on
+	# priority 3 so far (pfc_tx, column 12), from whole rows only (13
+	# fields): lsw may be writing the last one as it is read.
+	sw="switch_interval_ms = 1000
+sample_ms = 50
+switch_queue_mean_bytes = nice -n 19 bash $OUT_DIR/queue-mean.sh
+switch_pfc_frames = tail -n 300 $OUT_DIR/lsw-timeseries.csv | awk -F, 'NF == 13 && \$4 == 3 {v[\$3] = \$12} END {for (p in v) s += v[p]; print s + 0}'"
+	e2e_inventory "$sw${2:+
+$2}" "${3:-}" >"$1"
 }
 # preflight NAME EXPECT N INVENTORY [ENV...]: the runner must stop with
 # exit 1, print EXPECT in N lines (one per host with the problem), and

@@ -52,9 +52,11 @@ export E2E_HOST_SW="s1 s1 s1" E2E_RATE=20Mbps E2E_MARKING=tcd E2E_INTERVAL=10ms
 E2E_LSW_EXTRA=$(python3 "$scaling" lsw acc --line-bps 20e6)
 export E2E_LSW_EXTRA LAB_SECONDS=$secs
 export LAB_ALGOS=$algos
+E2E_BASE_RTT_US=$(python3 -c "import sys; sys.path.insert(0, '$E2E_TOP/eval'); import scaling; print(scaling.BED_RTT_US)")
+export E2E_BASE_RTT_US
 # More options of the lab path's VM (selftests/vm/run), e.g. --smp 2.
 export E2E_VM_ARGS=${LAB_VM_ARGS:-}
-export E2E_ENV="LAB_SECONDS LAB_ALGOS" E2E_TIMEOUT=$((secs * 20 * n_algos + 600))
+export E2E_ENV="LAB_SECONDS LAB_ALGOS E2E_BASE_RTT_US" E2E_TIMEOUT=$((secs * 20 * n_algos + 600))
 d=$res/vm
 e2e_run "$d" "$here/lab-guest.sh" >"$d.log" 2>&1
 rc=$?
