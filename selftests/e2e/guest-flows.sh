@@ -8,16 +8,13 @@
 # failing step is printed as "# e2e-guest: failed: STEP").
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-guest.sh"
-trap rxe_cleanup EXIT
-fail() { echo "# e2e-guest: failed: $*"; exit 1; }
 
 algo=${E2E_ALGO:-none}
-e2e_hosts || fail "build hosts from NICs '$VM_NICS'"
-echo "# e2e-guest: hosts ${E2E_DEVS[*]} up"
+e2e_start
 e2e_cc_setup "$algo"
 rc=$?
 [ $rc -eq 77 ] && exit 77
-[ $rc -eq 0 ] || fail "cc setup $algo"
+[ $rc -eq 0 ] || e2e_fail "cc setup $algo"
 echo "$algo" >"$OUT_DIR/algo.txt"
 e2e_trace_start
 e2e_counters before
@@ -29,6 +26,6 @@ frc=$?
 echo "# e2e-guest: flows took $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 e2e_trace_stop
 e2e_counters after
-rxe_dmesg_clean || fail "kernel log splat"
-[ $frc -eq 0 ] || fail "flows"
+rxe_dmesg_clean || e2e_fail "kernel log splat"
+[ $frc -eq 0 ] || e2e_fail "flows"
 echo "# e2e-guest: ok"

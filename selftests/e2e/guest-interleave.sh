@@ -21,16 +21,13 @@
 # 77 if that leaves none.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-guest.sh"
-trap rxe_cleanup EXIT
-fail() { echo "# e2e-guest: failed: $*"; exit 1; }
 
 read -r -a algos <<<"${E2E_IL_ALGOS:?}"
 rounds=${E2E_IL_ROUNDS:-4}
 iters=${E2E_IL_ITERS:-2000}
 size=${E2E_IL_SIZE:-65536}
 
-e2e_hosts || fail "build hosts from NICs '$VM_NICS'"
-echo "# e2e-guest: hosts ${E2E_DEVS[*]} up"
+e2e_start
 
 # The knobs any algorithm of the list sets, with their values at boot.
 declare -A boot
@@ -73,7 +70,7 @@ for k in "${!algos[@]}"; do
 	il_setup "$k"
 	rc=$?
 	[ $rc -eq 77 ] && continue
-	[ $rc -eq 0 ] || fail "cc setup ${algos[$k]}"
+	[ $rc -eq 0 ] || e2e_fail "cc setup ${algos[$k]}"
 	ks+=("$k")
 done
 [ ${#ks[@]} -gt 0 ] || exit 77
@@ -92,7 +89,7 @@ for ((r = 1; r <= rounds; r++)); do
 	for k in "${order[@]}"; do
 		# quiet unless it fails: it notes every knob this kernel lacks
 		msg=$(E2E_CC_DUMP=0 il_setup "$k") ||
-			{ echo "$msg"; fail "cc setup ${algos[$k]}, round $r"; }
+			{ echo "$msg"; e2e_fail "cc setup ${algos[$k]}, round $r"; }
 		E2E_OUT=$OUT_DIR/r$r-a$k
 		mkdir -p "$E2E_OUT"
 		e2e_counters before
@@ -108,6 +105,6 @@ for ((r = 1; r <= rounds; r++)); do
 done
 echo "# e2e-guest: flows took $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 e2e_trace_stop
-rxe_dmesg_clean || fail "kernel log splat"
-[ $bad -eq 0 ] || fail "flows ($bad turns failed)"
+rxe_dmesg_clean || e2e_fail "kernel log splat"
+[ $bad -eq 0 ] || e2e_fail "flows ($bad turns failed)"
 echo "# e2e-guest: ok"

@@ -17,14 +17,11 @@
 # needs), else failed (the step is printed as "# e2e-guest: failed: STEP").
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-guest.sh"
-trap rxe_cleanup EXIT
-fail() { echo "# e2e-guest: failed: $*"; exit 1; }
 
 algo=${E2E_ALGO:-none}
-e2e_hosts || fail "build hosts from NICs '$VM_NICS'"
-echo "# e2e-guest: hosts ${E2E_DEVS[*]} up"
+e2e_start
 e2e_cc_offered "${algo%%-*}" || exit 77
-e2e_inventory >"$OUT_DIR/lab.conf" || fail "write the inventory"
+e2e_inventory >"$OUT_DIR/lab.conf" || e2e_fail "write the inventory"
 # Every knob of every device, to check the runner's restore on every run.
 knobs() {
 	local dev
@@ -42,10 +39,10 @@ python3 "$here/../../eval/lab/main.py" --bed --lab "$OUT_DIR/lab.conf" \
 	--flow-timeout "${E2E_FLOW_TIMEOUT:-240}" --out "$OUT_DIR"
 rc=$?
 echo "# e2e-guest: the runner took $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
-rxe_dmesg_clean || fail "kernel log splat"
-[ $rc -eq 0 ] || fail "the lab runner (exit $rc)"
+rxe_dmesg_clean || e2e_fail "kernel log splat"
+[ $rc -eq 0 ] || e2e_fail "the lab runner (exit $rc)"
 knobs >"$OUT_DIR/knobs-after.txt"
 cmp -s "$OUT_DIR/knobs-before.txt" "$OUT_DIR/knobs-after.txt" ||
-	fail "knobs not restored (knobs-before.txt, knobs-after.txt)"
+	e2e_fail "knobs not restored (knobs-before.txt, knobs-after.txt)"
 echo "# e2e-guest: knobs as before"
 echo "# e2e-guest: ok"

@@ -4,6 +4,9 @@
 # 10.0.0.(K+1)/24 and rxe device rxe_hK; its NIC's backend is lsw port hK.
 #
 #   e2e_hosts                  build every host (cleanup: rxe_cleanup)
+#   e2e_start                  a guest script's start: every host built,
+#                              rxe_cleanup on exit
+#   e2e_fail STEP              end a guest script, naming the failed step
 #   e2e_cc_offered ALGO        status 77 (with a "# SKIP" line) when a
 #                              device lacks ALGO or a knob of E2E_CC_REQUIRE
 #   e2e_cc_setup ALGO          select the CC algorithm and knobs on every
@@ -62,6 +65,15 @@ e2e_hosts() {
 			"rxe_h$k" || return 1
 		E2E_DEVS+=("rxe_h$k")
 	done
+}
+
+# The failed step, as eval/run and the suites print it from the log.
+e2e_fail() { echo "# e2e-guest: failed: $*"; exit 1; }
+
+e2e_start() {
+	trap rxe_cleanup EXIT
+	e2e_hosts || e2e_fail "build hosts from NICs '$VM_NICS'"
+	echo "# e2e-guest: hosts ${E2E_DEVS[*]} up"
 }
 
 e2e_cc_dir() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
