@@ -29,18 +29,19 @@ inventory() {
 	local sw
 	# On the 1 vCPU the lab path's own work competes with rxe: a NIC
 	# sample costs 1.6 ms; a queue reading (sh, stat, tail and awk over
-	# the rows since the last one, through 9p) at nice 19 under load
-	# waits 2-8 s for the CPU, whatever the interval.  The NICs every
-	# 50 ms, the queue once a second as its mean since the last reading
+	# the rows since the last one, through 9p) under load waits 2-3 s
+	# for the CPU, whatever the interval.  The NICs every 50 ms, the
+	# queue once a second as its mean since the last reading
 	# (queue-mean.sh): the queue's level at one instant, that seldom,
-	# misses most of a run.  The queue command at nice 19, as perftest:
-	# at nice 0 the readings delayed the second perftest's start under
-	# load by up to 3 s more.  PFC frames are what all ports sent on
+	# misses most of a run.  The queue command at nice 0, as a lab's
+	# runs on a machine of its own: at nice 19, as perftest, it never
+	# ran while ACC's two flows did (twice in three runs, 26 November:
+	# one reading covered 32 s).  PFC frames are what all ports sent on
 	# priority 3 so far (pfc_tx, column 12), from whole rows only (13
 	# fields): lsw may be writing the last one as it is read.
 	sw="switch_interval_ms = 1000
 sample_ms = 50
-switch_queue_mean_bytes = nice -n 19 bash $OUT_DIR/queue-mean.sh
+switch_queue_mean_bytes = bash $OUT_DIR/queue-mean.sh
 switch_pfc_frames = tail -n 300 $OUT_DIR/lsw-timeseries.csv | awk -F, 'NF == 13 && \$4 == 3 {v[\$3] = \$12} END {for (p in v) s += v[p]; print s + 0}'"
 	e2e_inventory "$sw${2:+
 $2}" "${3:-}" >"$1"
