@@ -23,13 +23,7 @@ e2e_start
 e2e_cc_offered "${algo%%-*}" || exit 77
 e2e_inventory >"$OUT_DIR/lab.conf" || e2e_fail "write the inventory"
 # Every knob of every device, to check the runner's restore on every run.
-knobs() {
-	local dev
-	for dev in "${E2E_DEVS[@]}"; do
-		e2e_files '=' "$(e2e_cc_dir "$dev")"/* | sed "s/^/$dev /"
-	done
-}
-knobs >"$OUT_DIR/knobs-before.txt"
+e2e_knobs >"$OUT_DIR/knobs-before.txt"
 quick=()
 [ "${E2E_QUICK:-0}" = 1 ] && quick=(--quick)
 t0=$(date +%s.%N)
@@ -41,7 +35,7 @@ rc=$?
 echo "# e2e-guest: the runner took $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 rxe_dmesg_clean || e2e_fail "kernel log splat"
 [ $rc -eq 0 ] || e2e_fail "the lab runner (exit $rc)"
-knobs >"$OUT_DIR/knobs-after.txt"
+e2e_knobs >"$OUT_DIR/knobs-after.txt"
 cmp -s "$OUT_DIR/knobs-before.txt" "$OUT_DIR/knobs-after.txt" ||
 	e2e_fail "knobs not restored (knobs-before.txt, knobs-after.txt)"
 echo "# e2e-guest: knobs as before"

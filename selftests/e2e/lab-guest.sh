@@ -16,13 +16,6 @@ cleanup_extra() { local m; for m in "${mnt[@]}"; do umount "$m" 2>/dev/null; don
 
 e2e_hosts || { echo "# lab: cannot build the hosts"; exit 1; }
 
-# Every knob of every device, to check that nothing changed.
-snap() {
-	local d f
-	for d in /sys/class/infiniband/rxe_h*/ports/1/cc; do
-		for f in "$d"/*; do [ -f "$f" ] && echo "$f=$(cat "$f")"; done
-	done
-}
 # inventory FILE [EXTRA_LAB_LINES] [HOST_SECTIONS]: the test bed as a lab
 # (e2e_inventory) whose switch is lsw, read through the switch commands.
 inventory() {
@@ -52,11 +45,11 @@ $2}" "${3:-}" >"$1"
 preflight() {
 	local name=$1 want=$2 n=$3 inv=$4 before after err rc
 	shift 4
-	before=$(snap)
+	before=$(e2e_knobs)
 	err=$(env "$@" timeout 300 python3 "$lab" --lab "$inv" --scenario S2-2to1 --algos acc \
 		--out "$OUT_DIR/pre-$name" 2>&1 >/dev/null)
 	rc=$?
-	after=$(snap)
+	after=$(e2e_knobs)
 	echo "$err" | sed "s/^/# lab: $name: /"
 	if [ $rc -ne 1 ]; then
 		res "pre-$name" fail "exit $rc, not 1"
@@ -132,7 +125,7 @@ preflight noperf "perftest missing" 3 "$inv" PATH="$bin"
 
 # Restore on a kill: SIGTERM mid-run puts every knob back and leaves no
 # perftest running.
-before=$(snap)
+before=$(e2e_knobs)
 python3 "$lab" --lab "$inv" --scenario S2-2to1 --algos acc --seconds 60 \
 	--out "$OUT_DIR/killed" >"$OUT_DIR/killed.log" 2>&1 &
 pid=$!
@@ -146,7 +139,7 @@ kill -TERM "$pid"
 wait "$pid"
 rc=$?
 sleep 1
-after=$(snap)
+after=$(e2e_knobs)
 left=$(pgrep -x ib_write_bw | wc -l)
 sed 's/^/# lab: killed: /' "$OUT_DIR/killed.log" | tail -n 4
 if [ "$before" != "$after" ]; then
@@ -158,12 +151,12 @@ else
 fi
 
 # The run: S2-2to1 with ACC, as eval/run does it in the test bed.
-before=$(snap)
+before=$(e2e_knobs)
 timeout 900 python3 "$lab" --lab "$inv" --scenario S2-2to1 --algos "${LAB_ALGOS:-acc}" \
 	--seconds "${LAB_SECONDS:-30}" --perf-args "-u 21" --out "$OUT_DIR/lab" \
 	>"$OUT_DIR/lab.log" 2>&1
 rc=$?
-after=$(snap)
+after=$(e2e_knobs)
 sed 's/^/# lab: run: /' "$OUT_DIR/lab.log" | tail -n 12
 [ $rc -eq 0 ] && res run ok "exit 0" || res run fail "exit $rc"
 [ "$before" = "$after" ] && res run-restore ok "knobs as before" ||

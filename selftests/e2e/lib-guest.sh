@@ -16,6 +16,8 @@
 #   e2e_trace_start/_stop      rxe_cc trace events -> $OUT_DIR/trace.txt
 #   e2e_counters TAG           rdma statistic + hw_counters -> $OUT_DIR
 #   e2e_files SEP FILE...      "NAME<SEP>VALUE" of sysfs files
+#   e2e_knobs                  "DEV NAME=VALUE" of every cc/ knob of every
+#                              device (to check that a run put them back)
 #   e2e_flows SPEC...          run perftest flows, see below
 #
 # Knobs (guest environment, pass with the runner's --env):
@@ -113,6 +115,13 @@ e2e_files() {
 		v=
 		read -r v <"$f" 2>/dev/null
 		printf '%s%s%s\n' "${f##*/}" "$sep" "$v"
+	done
+}
+
+e2e_knobs() {
+	local dev
+	for dev in "${E2E_DEVS[@]}"; do
+		e2e_files '=' "$(e2e_cc_dir "$dev")"/* | sed "s/^/$dev /"
 	done
 }
 

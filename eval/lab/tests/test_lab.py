@@ -376,7 +376,6 @@ def counters_keep_statistics_hardware_counters_and_qps():
                    'rdma-stat-after-rxe0.txt': 'stat\n'}, got
 
 
-
 @case
 def knobs_are_written_in_one_command_and_read_back():
     # The real shell line on this machine: a "knob" that is a directory
@@ -400,6 +399,7 @@ def knobs_are_written_in_one_command_and_read_back():
     assert h.set_knobs([]) == {} and len(calls) == 1
     assert h.knobs() == {'acc_halt_max_us': '32000', 'acc_period_us': '4000',
                          'odd': 'a=b c'}, h.knobs()
+
 
 if __name__ == '__main__':
     sys.exit(run())
