@@ -18,6 +18,9 @@ The file is INI (configparser), for example::
     perftest_nice = 0       ; nice level of perftest on the hosts: a
                             ; polling perftest takes a core from rxe's
                             ; kernel work (the VM test bed's 1 vCPU: 19)
+    ssh_config = lab.ssh    ; optional: ssh -F FILE for every ssh host
+                            ; (relative to this file); absent: ssh's own
+                            ; ~/.ssh/config
 
     [host a]
     ssh = rdma@a.lab        ; ssh destination (keys and ssh_config as usual)
@@ -35,6 +38,7 @@ commands run on this machine and print one number; absent, the metric they
 feed is reported as not measured.
 """
 import configparser
+import os
 import ipaddress
 import re
 
@@ -51,6 +55,7 @@ class HostSpec:
     def __init__(self, name, how, dest, rdma, netdev, ip):
         self.name, self.how, self.dest = name, how, dest
         self.rdma, self.netdev, self.ip = rdma, netdev, ip
+        self.ssh_config = None          # [lab] ssh_config, for how == 'ssh'
 
     def __repr__(self):
         return 'HostSpec(%s %s:%s %s %s %s)' % (self.name, self.how, self.dest,
@@ -71,6 +76,7 @@ class Inventory:
         self.switch_interval_ms = lab.get('switch_interval_ms', 100)
         self.perftest_nice = lab.get('perftest_nice', 0)
         self.sample_ms = lab.get('sample_ms', 10)
+        self.ssh_config = lab.get('ssh_config') or None
 
     def roles(self, scenario, n):
         """The n hosts scenario uses, host 0 first."""
@@ -142,7 +148,7 @@ def parse(text, source='inventory'):
     lab = cp['lab']
     known = {'dscp', 'ctrl_dscp', 'line_rate_mbps', 'base_rtt_us',
              'bed_extras', 'switch_interval_ms', 'perftest_nice',
-             'sample_ms', *SWITCH_METRICS}
+             'sample_ms', 'ssh_config', *SWITCH_METRICS}
     for k in lab:
         if k not in known:
             raise InventoryError('[lab] %s is not a setting (have: %s)' %
@@ -158,6 +164,7 @@ def parse(text, source='inventory'):
         conf['ctrl_dscp'] = _int(lab, 'ctrl_dscp', 0, 63)
     for k in SWITCH_METRICS:
         conf[k] = (lab.get(k) or '').strip()
+    conf['ssh_config'] = (lab.get('ssh_config') or '').strip()
     if conf['switch_queue_bytes'] and conf['switch_queue_mean_bytes']:
         raise InventoryError('[lab] switch_queue_bytes and switch_queue_mean_bytes '
                              'both read the queue: give one')
@@ -182,12 +189,27 @@ def parse(text, source='inventory'):
                                      'no [host %s] section' % (s, x, x))
         if len(set(names)) != len(names):
             raise InventoryError('[scenario %s] names a host twice' % s)
+    for h in hosts.values():
+        if h.how == 'ssh':
+            h.ssh_config = conf['ssh_config'] or None
     return Inventory(hosts, scen, conf)
 
 
 def load(path):
+    """The Inventory of a file; ssh_config is taken relative to it."""
     try:
         with open(path) as f:
-            return parse(f.read(), path)
+            inv = parse(f.read(), path)
     except OSError as e:
         raise InventoryError('%s: %s' % (path, e.strerror)) from None
+    if inv.ssh_config:
+        cfg = os.path.join(os.path.dirname(os.path.abspath(path)),
+                           os.path.expanduser(inv.ssh_config))
+        if not os.path.isfile(cfg):
+            raise InventoryError('[lab] ssh_config = %s: no such file (%s)'
+                                 % (inv.ssh_config, cfg))
+        inv.ssh_config = cfg
+        for h in inv.hosts.values():
+            if h.how == 'ssh':
+                h.ssh_config = cfg
+    return inv

@@ -20,12 +20,13 @@ SSH_OPTS = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5',
 class Transport:
     """Runs shell lines on one host."""
 
-    def __init__(self, how, dest):
+    def __init__(self, how, dest, ssh_config=None):
         self.how, self.dest = how, dest
+        self.ssh_opts = SSH_OPTS + (['-F', ssh_config] if ssh_config else [])
 
     def argv(self, line):
         if self.how == 'ssh':
-            return ['ssh'] + SSH_OPTS + [self.dest, '--', line]
+            return ['ssh'] + self.ssh_opts + [self.dest, '--', line]
         if self.how == 'netns':
             # nsenter, not "ip netns exec": that one mounts a sysfs of the
             # namespace, where rdma's shared mode shows only a compat copy

@@ -254,6 +254,29 @@ def restore_reports_what_would_not_go_back():
 
 
 @case
+def inventory_ssh_config_is_relative_to_the_file_and_reaches_ssh():
+    with tempfile.TemporaryDirectory() as d:
+        inv_path = os.path.join(d, 'lab.conf')
+        with open(inv_path, 'w') as f:
+            f.write(GOOD.replace('dscp = 26', 'dscp = 26\nssh_config = lab.ssh'))
+        try:
+            I.load(inv_path)
+        except I.InventoryError as e:
+            assert 'ssh_config = lab.ssh: no such file' in str(e), e
+        else:
+            raise AssertionError('a missing ssh_config was accepted')
+        open(os.path.join(d, 'lab.ssh'), 'w').close()
+        inv = I.load(inv_path)
+        cfg = os.path.join(d, 'lab.ssh')
+        assert inv.hosts['a'].ssh_config == cfg
+        assert inv.hosts['b'].ssh_config is None    # netns: no ssh
+        argv = Transport('ssh', 'rdma@a.lab', cfg).argv('true')
+        assert argv[argv.index('-F') + 1] == cfg
+        assert argv[-3:] == ['rdma@a.lab', '--', 'true']
+    assert '-F' not in Transport('ssh', 'a').argv('true')
+
+
+@case
 def job_wait_gives_status_output_or_none_while_running():
     # Job.wait sleeps on the output's end rather than polling: the exit
     # status once the command ends, None while it still runs.
