@@ -277,6 +277,29 @@ def inventory_ssh_config_is_relative_to_the_file_and_reaches_ssh():
 
 
 @case
+def samples_leave_in_batches_and_all_arrive_on_stop():
+    # The real sampler on this machine's lo, every 10 ms: nothing before
+    # the first batch (SAMPLE_FLUSH_S), then a batch each; SIGTERM (the
+    # runner's stop) flushes what is left, so no sample is lost.
+    h = Host(I.HostSpec('x', 'local', '', 'rxe0', 'lo', '127.0.0.1'))
+    jobs = []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'samples-x.txt')
+        F.start_samplers([h], d, jobs, 10)
+        time.sleep(F.SAMPLE_FLUSH_S / 2)
+        with open(path) as f:
+            early = f.read()
+        time.sleep(F.SAMPLE_FLUSH_S)
+        jobs[0].stop()
+        with open(path) as f:
+            rows = f.read().splitlines()
+    assert early == '', early
+    assert len(rows) >= 20 and all(len(r.split()) == 5 for r in rows), rows[-3:]
+    ts = [float(r.split()[0]) for r in rows]
+    assert ts == sorted(ts) and ts[-1] - ts[0] > F.SAMPLE_FLUSH_S
+
+
+@case
 def job_wait_gives_status_output_or_none_while_running():
     # Job.wait sleeps on the output's end rather than polling: the exit
     # status once the command ends, None while it still runs.
