@@ -13,6 +13,7 @@
 #                              device; status 77 as e2e_cc_offered
 #   e2e_inventory [LAB_LINES [HOST_SECTIONS]]  the hosts as a lab inventory
 #                              for the lab runner (eval/lab), on stdout
+#                              (lib-inventory.sh)
 #   e2e_trace_start/_stop      rxe_cc trace events -> $OUT_DIR/trace.txt
 #   e2e_counters TAG           rdma statistic + hw_counters -> $OUT_DIR
 #   e2e_files SEP FILE...      "NAME<SEP>VALUE" of sysfs files
@@ -51,6 +52,7 @@
 
 E2E_GDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$E2E_GDIR/../lib/rxe.sh"
+. "$E2E_GDIR/lib-inventory.sh"
 
 E2E_OUT=${OUT_DIR:-/tmp}
 E2E_DEVS=()
@@ -79,31 +81,6 @@ e2e_start() {
 }
 
 e2e_cc_dir() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
-
-# e2e_inventory [LAB_LINES [HOST_SECTIONS]]: the test bed as a lab for the
-# lab runner (eval/lab/inventory.py): each host its network namespace; the
-# data and control DSCPs, the line rate and perftest's nice level as
-# e2e_flows and e2e_cc_setup use them; the bed's unscaled settings; the
-# base RTT E2E_BASE_RTT_US the host's scaling gives (eval/scaling.py
-# BED_RTT_US; unset: the runner measures it).  LAB_LINES go into [lab];
-# HOST_SECTIONS, if given, replace the hosts.
-e2e_inventory() {
-	local dev k
-	printf '[lab]\ndscp = %d\nctrl_dscp = %d\nline_rate_mbps = %d\n' \
-		$((${E2E_TCLASS:-104} >> 2)) "${E2E_CTRL_DSCP:-48}" "${E2E_LINE_MBPS:-20}"
-	printf 'bed_extras = 1\nperftest_nice = %d\n' "${E2E_PERF_NICE:-19}"
-	[ -n "${E2E_BASE_RTT_US:-}" ] && echo "base_rtt_us = $E2E_BASE_RTT_US"
-	[ -n "${1:-}" ] && echo "$1"
-	if [ -n "${2:-}" ]; then
-		echo "$2"
-		return 0
-	fi
-	for dev in "${E2E_DEVS[@]}"; do
-		k=${dev#rxe_h}
-		printf '[host h%d]\nnetns = h%d\nrdma = %s\nnetdev = eth%d\nip = 10.0.0.%d\n' \
-			"$k" "$k" "$dev" "$k" "$((k + 1))"
-	done
-}
 
 # e2e_files SEP FILE...: "NAME<SEP>VALUE" per regular FILE, its first line
 # read by the shell: a $(cat) per file would be a process each, slow in TCG.
