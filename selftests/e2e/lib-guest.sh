@@ -20,6 +20,9 @@
 #   e2e_knobs                  "DEV NAME=VALUE" of every cc/ knob of every
 #                              device (to check that a run put them back)
 #   e2e_flows SPEC...          run perftest flows, see below
+#   e2e_sshd DIR               sshd on mgmt0 (selftests/vm/run --ssh-port)
+#                              with DIR's host key and authorized_keys
+#                              (lib-host.sh's e2e_ssh_setup)
 #
 # Knobs (guest environment, pass with the runner's --env):
 #   E2E_LINE_MBPS  written to cc/line_rate_mbps (the lsw port rate)
@@ -69,6 +72,44 @@ e2e_hosts() {
 			"rxe_h$k" || return 1
 		E2E_DEVS+=("rxe_h$k")
 	done
+}
+
+# e2e_sshd DIR: the host side's way in (lib-host.sh e2e_ssh_setup wrote
+# DIR).  The key and the keys file are copied off 9p: sshd wants a host
+# key only root can read.  The host's root filesystem has openssh-server
+# (make deps) but not its config: this one takes keys only, for root,
+# many sessions per connection (the runner multiplexes its commands on
+# one master connection per host).  Its PID joins RXE_PIDS (rxe_cleanup).
+e2e_sshd() {
+	local d=/run/e2e-ssh i
+	{ [ -d "$d" ] || mkdir -m 700 "$d"; } && mkdir -p /run/sshd || return 1
+	install -m 600 "$1/host_key" "$1/authorized_keys" "$d/" || return 1
+	# The host's dotfiles are not the guest's: bash sources root's
+	# .bashrc for a command over ssh, and this machine's (pyenv) took 4 s
+	# a command in TCG and put its shims first in PATH.
+	mountpoint -q /root || mount -t tmpfs -o mode=700 none /root || return 1
+	cat >"$d/sshd_config" <<EOF
+ListenAddress 10.0.2.15:22
+HostKey $d/host_key
+AuthorizedKeysFile $d/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+PidFile none
+PrintMotd no
+MaxSessions 64
+MaxStartups 16
+EOF
+	/usr/sbin/sshd -D -e -f "$d/sshd_config" 2>>"$E2E_OUT/sshd.log" &
+	RXE_PIDS+=($!)
+	# Listening once it has read its config and bound the port.
+	for ((i = 0; i < 100; i++)); do
+		ss -Hltn 'sport = :22' | grep -q . && return 0
+		kill -0 "$!" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
 }
 
 # The failed step, as eval/run and the suites print it from the log.

@@ -26,6 +26,11 @@
 #   E2E_TIMEOUT   whole-VM timeout in seconds (default 300)
 #   E2E_ENV       "K=V ..." passed to the guest with --env
 #   E2E_VM_ARGS   more options of selftests/vm/run (e.g. "--smp 2")
+#
+#   e2e_ssh_setup DIR PORT NAMES...   keys and an ssh_config to reach the
+#                 guest's namespaces NAMES over ssh (E2E_VM_ARGS
+#                 "--ssh-port PORT", lib-guest.sh e2e_sshd DIR)
+#   e2e_tcp_port  a loopback TCP port that was free a moment ago
 # The guest's hosts are h0..h(N-1), host K = NIC ethK = 10.0.0.(K+1), MAC
 # 52:54:00:00:01:KK (hex K+1), lsw port "hK".
 
@@ -60,6 +65,51 @@ for _ in range(2 * int(sys.argv[1])):
     socks.append(s)
 print(" ".join(str(s.getsockname()[1]) for s in socks))
 EOF
+}
+
+e2e_tcp_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# e2e_ssh_setup DIR PORT NAMES...: DIR/ssh_config with a Host per NAME,
+# each the guest's sshd on 127.0.0.1:PORT with a key of its own, which the
+# guest's authorized_keys ties to a command that runs what ssh asks in
+# network namespace NAME: one ssh destination per namespace, as a lab has
+# one per host.  Host "guest" is the VM's own root namespace.  The host
+# key is made here too, so that the client checks it (known_hosts).  Each
+# Host has a master connection of its own (ControlPath %n: a session on
+# it runs with the options of the key that opened it): an ssh handshake
+# takes seconds in TCG.  The caller starts the masters (ssh -fNM) and ends
+# them (ssh -O exit).
+e2e_ssh_setup() {
+	local d=$1 port=$2 n
+	local opts=no-pty,no-port-forwarding,no-agent-forwarding,no-X11-forwarding
+	shift 2
+	rm -rf "$d" && mkdir -p "${d%/*}" && mkdir -m 700 "$d" || return 1
+	ssh-keygen -q -t ed25519 -N '' -C e2e-host -f "$d/host_key" || return 1
+	echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$d/host_key.pub")" >"$d/known_hosts"
+	: >"$d/authorized_keys"
+	: >"$d/ssh_config"
+	for n in guest "$@"; do
+		ssh-keygen -q -t ed25519 -N '' -C "e2e-$n" -f "$d/id_$n" || return 1
+		if [ "$n" = guest ]; then
+			cat "$d/id_$n.pub"
+		else
+			echo "command=\"exec nsenter --net=/run/netns/$n sh -c \\\"\$SSH_ORIGINAL_COMMAND\\\"\",$opts $(cat "$d/id_$n.pub")"
+		fi >>"$d/authorized_keys"
+		cat >>"$d/ssh_config" <<EOF
+Host $n
+	HostName 127.0.0.1
+	Port $port
+	User root
+	IdentityFile $d/id_$n
+	IdentitiesOnly yes
+	UserKnownHostsFile $d/known_hosts
+	StrictHostKeyChecking yes
+	ControlMaster auto
+	ControlPath $d/cm-%n
+EOF
+	done
 }
 
 # e2e_lsw_conf PORTS...: the lsw config on stdout.  PORTS are 2N numbers:
