@@ -3,25 +3,31 @@
 #
 # selftests/e2e/lab.sh: the lab runner (eval/lab, `eval/run --lab`) on the
 # test bed, host side (TAP).  One VM whose network namespaces are the lab's
-# hosts, reached through the netns transport, lsw as the lab's switch (its
-# queue read through the inventory's switch command):
-#   * pre-flight: an unreachable host, a stock rdma_rxe, an algorithm the
-#     module lacks and perftest missing each stop the run with one line per
-#     host concerned and change no knob;
-#   * SIGTERM in the middle of a run puts every knob back and leaves no
-#     perftest running;
+# hosts, lsw as the lab's switch (its queue and PFC frames read through the
+# inventory's switch commands):
+#   * pre-flight, in the guest through the netns transport (lab-guest.sh):
+#     an unreachable host, a stock rdma_rxe, an algorithm the module lacks
+#     and perftest missing each stop the run with one line per host
+#     concerned and change no knob;
+#   * then the runner here, as a lab runs it: each namespace its own ssh
+#     destination through the VM's management NIC (lab-ssh.sh): a host
+#     unreachable over ssh stops the run alike; SIGTERM in the middle of
+#     a run puts every knob back and leaves no perftest running;
 #   * the S2-2to1 incast through the lab path gives the table of the
 #     built-in test bed's run of the same scenario (eval/run), within the
 #     noise of one run each, for each algorithm of LAB_ALGOS (default
 #     none,acc): utilisation, Jain, fair share, and the switch's counters
 #     read through the inventory's commands (PFC frames, queue), and
-#     ACC's halts per second and paced rate from the trace.
+#     ACC's halts per second and paced rate from the trace;
+#   * nothing started here is left: no ssh master, no runner.
 # Results: build/results/e2e-lab/{builtin,vm}/.  About 10 minutes.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
 . "$here/../lib/ktap.sh"
 . "$here/lib-checks.sh"
+. "$here/lib-inventory.sh"
+. "$here/lab-ssh.sh"
 metrics=$E2E_TOP/eval/metrics.py
 scaling=$E2E_TOP/eval/scaling.py
 res=$E2E_TOP/build/results/e2e-lab
@@ -32,7 +38,7 @@ secs=${LAB_SECONDS:-30}
 algos=${LAB_ALGOS:-none,acc}
 n_algos=$(echo "$algos" | tr ',' '\n' | wc -l)
 
-ktap_header "the lab runner on the test bed" $((9 + 5 * n_algos))
+ktap_header "the lab runner on the test bed" $((11 + 5 * n_algos))
 rm -rf "$res"
 mkdir -p "$res"
 
@@ -45,26 +51,45 @@ else
 	ktap_fail "the built-in runs (eval/run S2-2to1 $algos): see $res/builtin.log"
 fi
 
-# The lab path: the same switch, the guest runs eval/lab/main.py.
-# lsw's series every 10 ms, not 1: the guest reads it through 9p, and its
-# size per second is what a queue reading costs the guest's one vCPU.
+# The lab path: the same switch; the runner on this machine, as a lab's
+# runs on a machine of its own, its hosts the guest's namespaces over ssh
+# (lab-ssh.sh), after the guest's own pre-flight cases (lab-guest.sh).
+# lsw's series every 10 ms, not 1: the queue command reads it.
 export E2E_HOST_SW="s1 s1 s1" E2E_RATE=20Mbps E2E_MARKING=tcd E2E_INTERVAL=10ms
 E2E_LSW_EXTRA=$(python3 "$scaling" lsw acc --line-bps 20e6)
-export E2E_LSW_EXTRA LAB_SECONDS=$secs
-export LAB_ALGOS=$algos
 E2E_BASE_RTT_US=$(python3 -c "import sys; sys.path.insert(0, '$E2E_TOP/eval'); import scaling; print(scaling.BED_RTT_US)")
-export E2E_BASE_RTT_US
-# More options of the lab path's VM (selftests/vm/run), e.g. --smp 2.
-export E2E_VM_ARGS=${LAB_VM_ARGS:-}
-export E2E_ENV="LAB_SECONDS LAB_ALGOS E2E_BASE_RTT_US" E2E_TIMEOUT=$((secs * 20 * n_algos + 600))
+export E2E_LSW_EXTRA E2E_BASE_RTT_US
 d=$res/vm
-e2e_run "$d" "$here/lab-guest.sh" >"$d.log" 2>&1
+port=$(e2e_tcp_port)
+mkdir -p "$d"
+e2e_ssh_setup "$d/ssh" "$port" h0 h1 h2 || ktap_fail "make the ssh keys"
+# More options of the lab path's VM (selftests/vm/run), e.g. --smp 2.
+export E2E_VM_ARGS="${LAB_VM_ARGS:-} --ssh-port $port"
+export E2E_ENV="E2E_BASE_RTT_US" E2E_TIMEOUT=$((secs * 20 * n_algos + 900))
+e2e_run "$d" "$here/lab-guest.sh" >"$d.log" 2>&1 &
+vm=$!
+trap 'lab_ssh_end; touch "$d/host-done"' EXIT
+for ((i = 0; i < 900; i++)); do
+	[ -e "$d/guest-ready" ] && break
+	kill -0 "$vm" 2>/dev/null || break
+	sleep 1
+done
+if [ -e "$d/guest-ready" ]; then
+	lab_ssh "$d" "$port" "$secs" "$algos" >"$d/host-results.txt" 2>"$d/host-notes.txt"
+else
+	ktap_diag "the guest's sshd never listened: see $d.log"
+fi
+lab_ssh_end
+touch "$d/host-done"
+wait "$vm"
 rc=$?
+trap - EXIT
+cat "$d/host-notes.txt" 2>/dev/null
 grep '^# lab: ' "$d.log" | head -n 60
-[ $rc -eq 0 ] || ktap_diag "the VM run failed at '$E2E_STEP' (exit $rc), log $d.log"
+[ $rc -eq 0 ] || ktap_diag "the VM run failed (exit $rc), log $d.log"
 result() { # NAME DESCRIPTION
 	local line
-	line=$(grep -m1 "^LAB-RESULT $1 " "$d.log")
+	line=$(cat "$d.log" "$d/host-results.txt" 2>/dev/null | grep -m1 "^LAB-RESULT $1 ")
 	if [ "$(echo "$line" | cut -d' ' -f3)" = ok ]; then
 		ktap_pass "$2 ($(echo "$line" | cut -d' ' -f4-))"
 	else
@@ -72,13 +97,16 @@ result() { # NAME DESCRIPTION
 	fi
 }
 result pre-unreachable "pre-flight: an unreachable host stops the run, nothing changed"
+result pre-unreachable-ssh "pre-flight: a host unreachable over ssh stops the run, nothing changed"
 result pre-stock "pre-flight: a stock rdma_rxe stops the run, nothing changed"
 result pre-noalgo "pre-flight: an algorithm the module lacks stops the run, nothing changed"
 result pre-noperf "pre-flight: perftest missing stops the run, nothing changed"
-result restore "SIGTERM mid-run: every knob restored, no perftest left"
-result run "the lab path runs S2-2to1 with $algos"
+result restore "SIGTERM mid-run, the runner here: every knob restored over ssh, no perftest left"
+result run "the lab path runs S2-2to1 with $algos from this machine over ssh"
 result run-restore "the lab path restores every knob after the run"
 result dmesg "no splat in the guest kernel log"
+ktap_check "no ssh master or runner left on this machine" \
+	eval '! pgrep -f -- "-F $d/ssh/" >/dev/null && ! pgrep -f "eval/lab/main.py --lab $d/" >/dev/null'
 
 # The same table within noise: one run each, so loose bounds.  PFC frames
 # and the queue come from lsw's time series through the inventory's switch
