@@ -11,12 +11,12 @@ from transport import Transport, quote
 
 
 class Host:
-    def __init__(self, spec, index=None):
+    def __init__(self, spec, index=None, ssh_config=None):
         self.spec = spec
         self.name, self.rdma, self.netdev, self.ip = (spec.name, spec.rdma,
                                                      spec.netdev, spec.ip)
         self.index = index
-        self.t = Transport(spec.how, spec.dest, spec.ssh_config)
+        self.t = Transport(spec.how, spec.dest, ssh_config)
         self.cc_dir = '/sys/class/infiniband/%s/ports/1/cc' % self.rdma
 
     def __str__(self):

@@ -55,7 +55,6 @@ class HostSpec:
     def __init__(self, name, how, dest, rdma, netdev, ip):
         self.name, self.how, self.dest = name, how, dest
         self.rdma, self.netdev, self.ip = rdma, netdev, ip
-        self.ssh_config = None          # [lab] ssh_config, for how == 'ssh'
 
     def __repr__(self):
         return 'HostSpec(%s %s:%s %s %s %s)' % (self.name, self.how, self.dest,
@@ -189,9 +188,6 @@ def parse(text, source='inventory'):
                                      'no [host %s] section' % (s, x, x))
         if len(set(names)) != len(names):
             raise InventoryError('[scenario %s] names a host twice' % s)
-    for h in hosts.values():
-        if h.how == 'ssh':
-            h.ssh_config = conf['ssh_config'] or None
     return Inventory(hosts, scen, conf)
 
 
@@ -209,7 +205,4 @@ def load(path):
             raise InventoryError('[lab] ssh_config = %s: no such file (%s)'
                                  % (inv.ssh_config, cfg))
         inv.ssh_config = cfg
-        for h in inv.hosts.values():
-            if h.how == 'ssh':
-                h.ssh_config = cfg
     return inv

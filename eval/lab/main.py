@@ -224,7 +224,8 @@ def main(argv):
     try:
         for s in scens:
             n = scenario_of(s, 20, secs, args.quick)['n_hosts']
-            plan[s] = [Host(spec, k) for k, spec in enumerate(inv.roles(s, n))]
+            plan[s] = [Host(spec, k, inv.ssh_config)
+                       for k, spec in enumerate(inv.roles(s, n))]
     except I.InventoryError as e:
         print('eval/run --lab: %s' % e, file=sys.stderr)
         return 2

@@ -28,9 +28,7 @@ STEP = ("bash -c 'u=${EPOCHREALTIME/./}; u=$((u + %d)); "
 
 def main():
     cfg, dest = sys.argv[1], sys.argv[2]
-    spec = HostSpec(dest, 'ssh', dest, '-', '-', '0.0.0.0')
-    spec.ssh_config = cfg
-    h = Host(spec)
+    h = Host(HostSpec(dest, 'ssh', dest, '-', '-', '0.0.0.0'), ssh_config=cfg)
     off, lag_s, step_s = None, 0.0, None
     for i in range(5):
         off = clock_offset_s(h)

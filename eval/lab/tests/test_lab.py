@@ -268,11 +268,12 @@ def inventory_ssh_config_is_relative_to_the_file_and_reaches_ssh():
         open(os.path.join(d, 'lab.ssh'), 'w').close()
         inv = I.load(inv_path)
         cfg = os.path.join(d, 'lab.ssh')
-        assert inv.hosts['a'].ssh_config == cfg
-        assert inv.hosts['b'].ssh_config is None    # netns: no ssh
-        argv = Transport('ssh', 'rdma@a.lab', cfg).argv('true')
+        assert inv.ssh_config == cfg
+        argv = Host(inv.hosts['a'], 0, inv.ssh_config).t.argv('true')
         assert argv[argv.index('-F') + 1] == cfg
         assert argv[-3:] == ['rdma@a.lab', '--', 'true']
+        # netns: no ssh, no -F
+        assert '-F' not in Host(inv.hosts['b'], 1, inv.ssh_config).t.argv('true')
     assert '-F' not in Transport('ssh', 'a').argv('true')
 
 
