@@ -9,10 +9,10 @@
 #   lab_ssh_end        end the ssh masters and the runner lab_ssh started
 #
 # DIR is the VM's results dir, with e2e_ssh_setup's keys in DIR/ssh; the
-# run's flows last SECONDS, with each algorithm of ALGOS.  Cases: a host unreachable over ssh stops the
-# run with one line; SIGTERM mid-run puts every knob back over ssh and
-# leaves no perftest; the S2-2to1 run with every algorithm of algos, the
-# knobs as before afterwards.
+# run's flows last SECONDS, with each algorithm of ALGOS.  Cases: a host
+# unreachable over ssh stops the run with one line; SIGTERM mid-run puts
+# every knob back over ssh and leaves no perftest; the S2-2to1 run with
+# every algorithm of ALGOS, the knobs as before afterwards.
 
 LAB_SSH_MASTERS=()
 LAB_SSH_RUNNER=
