@@ -24,27 +24,39 @@ from preflight import CLOCK_SKEW_MAX_S, clock_offset_s  # noqa: E402
 # and setting it (a pipeline of date and awk took about 75 ms in TCG).
 STEP = ("bash -c 'u=${EPOCHREALTIME/./}; u=$((u + %d)); "
         "date -s @${u:0:-6}.${u: -6} >/dev/null'")
+# Close enough: a fifth of the pre-flight check's limit.
+STEP_DONE_S = CLOCK_SKEW_MAX_S / 5
+
+
+def best_offset(h, n=3):
+    """Of n readings, the one with the shortest round trip, as NTP
+    filters: its midpoint is the least uncertain (a reading's
+    uncertainty in the VM is 50-115 ms, and a single one can be off by
+    most of it)."""
+    offs = [o for o in (clock_offset_s(h) for _ in range(n)) if o]
+    return min(offs, key=lambda o: o[1]) if offs else None
 
 
 def main():
     cfg, dest = sys.argv[1], sys.argv[2]
     h = Host(HostSpec(dest, 'ssh', dest, '-', '-', '0.0.0.0'), ssh_config=cfg)
-    off, lag_s, step_s = None, 0.0, None
-    for i in range(5):
-        off = clock_offset_s(h)
+    lag_s = 0.0
+    for i in range(4):
+        off = best_offset(h)
         if off is None:
             print('clock-step: cannot read the clock of %s' % dest)
             return 1
         print('clock-step: %s is %+.1f ms off (+-%.1f ms)' %
               (dest, off[0] * 1e3, off[1] * 1e3))
-        # What the last step lost between reading the clock and setting
-        # it: the next step adds it back.
-        if step_s is not None:
-            lag_s = prev + step_s - off[0]
-        if abs(off[0]) <= max(off[1] / 4, 0.005) or i == 4:
+        # What the first step lost between reading the clock and setting
+        # it (about 70 ms in TCG): it was meant to leave 0, so the offset
+        # after it is minus that loss.  Every later step adds it back;
+        # each later estimate would carry the noise of two readings.
+        if i == 1:
+            lag_s = -off[0]
+        if abs(off[0]) <= STEP_DONE_S or i == 3:
             break
-        step_s, prev = -off[0] + lag_s, off[0]
-        rc, _, err = h.run(STEP % round(step_s * 1e6))
+        rc, _, err = h.run(STEP % round((-off[0] + lag_s) * 1e6))
         if rc:
             print('clock-step: date -s on %s: %s' % (dest, err.strip()))
             return 1
