@@ -186,27 +186,25 @@ int rxe_cc_algo_by_name(const char *buf)
 }
 
 /*
- * Re-read the netdev's speed.  ethtool needs RTNL; @notifier says that
- * the caller is a NETDEV_UP or NETDEV_CHANGE notifier, which on 6.15 and
- * later also holds the instance lock of a device with locked ops.
+ * Read the speed of @ndev, the device's netdev.  ethtool needs RTNL;
+ * @notifier says that the caller is a NETDEV_UP or NETDEV_CHANGE
+ * notifier, which on 6.15 and later also holds the instance lock of a
+ * device with locked ops.  A netdev that reports no speed (a link that is
+ * down) leaves the last one read.
  */
-static void rxe_cc_read_speed(struct rxe_dev *rxe, bool notifier)
+static void rxe_cc_read_speed(struct rxe_dev *rxe, struct net_device *ndev,
+			      bool notifier)
 {
 	struct ethtool_link_ksettings lks;
-	struct net_device *ndev;
 	int err;
 
 	ASSERT_RTNL();
-	ndev = rxe_cc_get_netdev(rxe);
-	if (!ndev)
-		return;
 	if (notifier)
 		err = rxe_cc_notifier_link_ksettings(ndev, &lks);
 	else
 		err = __ethtool_get_link_ksettings(ndev, &lks);
 	if (!err && lks.base.speed != SPEED_UNKNOWN && lks.base.speed)
 		WRITE_ONCE(rxe->cc.speed_mbps, lks.base.speed);
-	rxe_cc_put_netdev(ndev);
 }
 
 /* "none" and every registered algorithm, for the available knob. */
@@ -224,7 +222,16 @@ int rxe_cc_algos_show(char *buf)
 	return len;
 }
 
-void rxe_cc_dev_init(struct rxe_dev *rxe)
+/**
+ * rxe_cc_dev_init - a device is created: default knobs and the line rate
+ * @rxe: the device
+ * @ndev: its netdev, which the caller holds
+ *
+ * Runs before the device is registered: on 6.12 and later its port has
+ * no netdev yet (ib_device_get_netdev() returns NULL), so the speed is
+ * read from @ndev itself.
+ */
+void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
 {
 	struct rxe_cc_params *p = &rxe->cc.params;
 	int i;
@@ -248,7 +255,7 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
 
 	/* device creation runs in process context without RTNL */
 	rtnl_lock();
-	rxe_cc_read_speed(rxe, false);
+	rxe_cc_read_speed(rxe, ndev, false);
 	rtnl_unlock();
 }
 
@@ -262,7 +269,12 @@ void rxe_cc_dev_init(struct rxe_dev *rxe)
  */
 void rxe_cc_netdev_event(struct rxe_dev *rxe)
 {
-	rxe_cc_read_speed(rxe, true);
+	struct net_device *ndev = rxe_cc_get_netdev(rxe);
+
+	if (!ndev)
+		return;
+	rxe_cc_read_speed(rxe, ndev, true);
+	rxe_cc_put_netdev(ndev);
 }
 
 /* The clock of every CC event (monotonic; read under the QP's lock). */

@@ -264,7 +264,7 @@ const char *rxe_cc_algo_name(int key);
 int rxe_cc_algos_show(char *buf);
 u64 rxe_cc_now_ns(void);
 const void *rxe_cc_qp_params(struct rxe_qp *qp);
-void rxe_cc_dev_init(struct rxe_dev *rxe);
+void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev);
 void rxe_cc_netdev_event(struct rxe_dev *rxe);
 void rxe_cc_qp_init(struct rxe_qp *qp);
 int rxe_cc_qp_modify(struct rxe_qp *qp, struct ib_qp_attr *attr, int mask);

@@ -4,8 +4,9 @@
 # The rxe congestion control framework without a switch (patches 0003+):
 # knobs and their validation, how a QP chooses its algorithm, per-QP state
 # in rdma res, trace events, counters, ACC's coalesced ACKs on a clean
-# path, pacing accuracy at 1 % and 100 % of the line rate, and the IPv6
-# header in the bytes the pacer charges.  Runs in the test VM
+# path, pacing accuracy at 1 % and 100 % of the line rate, the IPv6
+# header in the bytes the pacer charges, and the line rate a QP starts
+# from on a netdev that is not 10 Gb/s.  Runs in the test VM
 # (selftests/rxe/vm-suite cc.sh).
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "rxe congestion control framework" 13
+ktap_header "rxe congestion control framework" 14
 
 cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 setk() { echo "$3" >"$(cc "$1")/$2"; }
@@ -338,6 +339,72 @@ ipv6_charge_case() {
 	[ -n "$c4" ] && [ -n "$c6" ] && [ $((c6 - c4)) -eq 20 ]
 }
 ktap_check "an IPv6 packet is charged its 20 B longer IP header" ipv6_charge_case
+
+# The line rate a QP starts from is its netdev's speed, read when the
+# device is created (before its port is registered: on 6.12 and later
+# the port has no netdev yet) and again on the netdev's events.  veth
+# reports 10 Gb/s, rxe's own guess, so a bond of veths stands in for a
+# faster NIC: a balance-xor bond reports the sum of its slaves' speeds.
+# Its slaves are all up before "rdma link add", so no event re-reads the
+# speed after the device is created; a third slave and the bond going
+# down and up (NETDEV_UP) must then raise it to 30 Gb/s.
+bond_pair() { # N: namespaces rxc/rxd, bonds bc/bd of N veth pairs each
+	local i
+	ip netns add rxc && RXE_NETNS+=(rxc) && ip netns add rxd && RXE_NETNS+=(rxd) || return 1
+	ip -n rxc link add bc type bond mode balance-xor miimon 50 &&
+	ip -n rxd link add bd type bond mode balance-xor miimon 50 || return 1
+	for ((i = 1; i <= $1; i++)); do bond_slave $i || return 1; done
+}
+bond_slave() { # I: veth pair c$I/d$I into the bonds
+	ip link add "c$1" netns rxc type veth peer name "d$1" netns rxd &&
+	ip -n rxc link set "c$1" master bc && ip -n rxd link set "d$1" master bd
+}
+bond_speed() { # NS DEV: the netdev's speed in Mb/s, once its slaves are up
+	local i s
+	for ((i = 0; i < 50; i++)); do
+		s=$(ip netns exec "$1" cat "/sys/class/net/$2/speed" 2>/dev/null)
+		[ "${s:-0}" -gt 0 ] && [ "$s" = "${3:-$s}" ] && break
+		sleep 0.1
+	done
+	echo "${s:-0}"
+}
+bond_qp_rate() { # the line rate of a dcqcn QP of rxe_d, in b/s
+	local sgid cgid r pids
+	sgid=$(rxe_gid_index rxe_c 10.20.0.1); cgid=$(rxe_gid_index rxe_d 10.20.0.2)
+	ip netns exec rxc timeout 60 ib_write_bw -d rxe_c -x "$sgid" -n 300 -s 65536 >/dev/null 2>&1 &
+	pids=($!)
+	sleep 1
+	ip netns exec rxd timeout 60 ib_write_bw -d rxe_d -x "$cgid" -n 300 -s 65536 10.20.0.1 >/dev/null 2>&1 &
+	pids+=($!)
+	RXE_PIDS+=("${pids[@]}")
+	wait_qp rxe_d
+	r=$(qp_field rxe_d cc_line_rate_bps | head -n1)
+	kill "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null
+	echo "${r:-0}"
+}
+line_rate_case() {
+	local s2 s3 r2 r3
+	modprobe bonding max_bonds=0 2>/dev/null
+	bond_pair 2 || return 1
+	s2=$(bond_speed rxc bc) && bond_speed rxd bd >/dev/null
+	rxe_host rxc bc 10.20.0.1/24 fd20::1/64 rxe_c &&
+	rxe_host rxd bd 10.20.0.2/24 fd20::2/64 rxe_d || return 1
+	setk rxe_c algorithm dcqcn && setk rxe_d algorithm dcqcn || return 1
+	r2=$(bond_qp_rate)
+	bond_slave 3 || return 1
+	s3=$(bond_speed rxd bd 30000)
+	ip -n rxd link set bd down && ip -n rxd link set bd up || return 1
+	r3=$(bond_qp_rate)
+	echo "# bond of 2 veths: ${s2} Mb/s, QP line rate ${r2} b/s; of 3, after down/up: ${s3} Mb/s, ${r3} b/s"
+	[ "$s2" = 20000 ] && [ "$s3" = 30000 ] &&
+		[ "$r2" = 20000000000 ] && [ "$r3" = 30000000000 ]
+}
+if modprobe -n bonding 2>/dev/null; then
+	ktap_check "a QP starts from its netdev's speed (20 Gb/s), re-read on NETDEV_UP (30 Gb/s)" \
+		line_rate_case
+else
+	ktap_skip "a QP starts from its netdev's speed" "no bonding module for $(uname -r)"
+fi
 
 ktap_check "no splat in the kernel log" rxe_dmesg_clean
 ktap_finish
