@@ -359,9 +359,9 @@ bond_slave() { # I: veth pair c$I/d$I into the bonds
 	ip link add "c$1" netns rxc type veth peer name "d$1" netns rxd &&
 	ip -n rxc link set "c$1" master bc && ip -n rxd link set "d$1" master bd
 }
-bond_speed() { # NS DEV: the netdev's speed in Mb/s, once its slaves are up
+bond_speed() { # NS DEV [WANT]: the netdev's speed in Mb/s (the bond is up)
 	local i s
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 100; i++)); do
 		s=$(ip netns exec "$1" cat "/sys/class/net/$2/speed" 2>/dev/null)
 		[ "${s:-0}" -gt 0 ] && [ "$s" = "${3:-$s}" ] && break
 		sleep 0.1
@@ -386,7 +386,9 @@ line_rate_case() {
 	local s2 s3 r2 r3
 	modprobe bonding max_bonds=0 2>/dev/null
 	bond_pair 2 || return 1
-	s2=$(bond_speed rxc bc) && bond_speed rxd bd >/dev/null
+	# up, with their carrier and speed, before the devices exist
+	ip -n rxc link set bc up && ip -n rxd link set bd up || return 1
+	s2=$(bond_speed rxc bc 20000) && bond_speed rxd bd 20000 >/dev/null
 	rxe_host rxc bc 10.20.0.1/24 fd20::1/64 rxe_c &&
 	rxe_host rxd bd 10.20.0.2/24 fd20::2/64 rxe_d || return 1
 	setk rxe_c algorithm dcqcn && setk rxe_d algorithm dcqcn || return 1
