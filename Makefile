@@ -12,6 +12,8 @@
 #                paper's fat tree, hours; SIM_FULL_MS=x: x ms of arrivals)
 #   make sim-full-smoke  the fat tree at full scale for 0.25 ms (minutes)
 #   make series  export netns and CC as upstream series (build/series-export)
+#   make series-stable  export the fixes mainline needs too (patches/stable)
+#                against 7.2, each with Fixes: (build/series-export/stable)
 #   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
 #   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms)
 #   make check-deb  that package installed by DKMS on 6.1, 6.12 and 7.2 in
@@ -36,7 +38,7 @@ SRC_INPUTS := $(wildcard patches/6.1/* rxe-acc/*.[ch] rxe-acc/Kbuild.inc) \
 export KVER
 
 .PHONY: all deps module tools check check-debug soak demo eval sim clean \
-	sim-full-smoke checkpatch check-series series check-32bit check-lab deb \
+	sim-full-smoke checkpatch check-series series series-stable check-32bit check-lab deb \
 	check-deb
 
 SOAK_MIN ?= 30
@@ -106,6 +108,9 @@ check-lab: all
 
 series:
 	./scripts/export-series
+
+series-stable:
+	./scripts/export-series --stable
 
 check-32bit: build/.src-stamp
 	./scripts/check-32bit
