@@ -18,8 +18,9 @@
 #   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms)
 #   make check-deb  that package installed by DKMS on 6.1, 6.12 and 7.2 in
 #                the VM (~15 min)
-#   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
-#                kernel built from linux-source-6.1 (long: selftests/fault)
+#   make check-debug [KVER=...]  netns, cc and fault suites on a KASAN/
+#                lockdep/kmemleak kernel built from the linux-source of KVER's
+#                series (6.1 by default; 6.12, 7.2) (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
 #   make check-lab  the lab runner (eval/run --lab) on the test bed (~12 min)
 #   make clean
