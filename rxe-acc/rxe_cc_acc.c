@@ -149,7 +149,6 @@
  */
 #include "rxe_cc_acc.h"
 
-#define RXE_CC_EINVAL			22	/* -EINVAL to the sysfs layer */
 
 #define ACC_DEF_PERIOD_NS		(50ULL * NSEC_PER_USEC)
 #define ACC_DEF_HALT_MAX_PERIODS	8
@@ -281,7 +280,7 @@ int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
 	    !rxe_cc_in_range(p->beta0_ppm, 1, ACC_BETA_CAP) ||
 	    !rxe_cc_in_range(p->halt, 0, 1) ||
 	    !rxe_cc_in_range(p->gate, 0, RXE_CC_ACC_GATE_AIMD))
-		return -RXE_CC_EINVAL;
+		return -EINVAL;
 	return 0;
 }
 

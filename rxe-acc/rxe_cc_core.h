@@ -10,7 +10,8 @@
  * kernel's meaning.
  *
  * Rules for the cores:
- *  - include only the kernel headers below and each other's headers;
+ *  - include only the kernel headers below and each other's headers
+ *    (linux/errno.h is the uapi one in user space, the same numbers);
  *  - integer arithmetic only (no floating point in the kernel);
  *  - no allocation, no sleeping, no global state: every function is a pure
  *    step of (state, params, event, now_ns);
@@ -23,6 +24,7 @@
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/time64.h>

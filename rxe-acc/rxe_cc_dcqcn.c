@@ -72,7 +72,6 @@
  */
 #include "rxe_cc_dcqcn.h"
 
-#define RXE_CC_EINVAL			22	/* -EINVAL to the sysfs layer */
 
 /* NVIDIA firmware defaults (DOCA "DCQCN CC Parameters", mlx5 cc_params). */
 #define DCQCN_DEF_AI_RATE_KBPS		5000
@@ -166,7 +165,7 @@ int rxe_cc_dcqcn_params_check(const struct rxe_cc_dcqcn_params *p)
 	    !rxe_cc_in_range(p->initial_alpha_value, 0, RXE_CC_DCQCN_ALPHA_MAX) ||
 	    !rxe_cc_in_range(p->clamp_tgt_rate, 0, 1) ||
 	    !rxe_cc_in_range(p->min_time_between_cnps_us, 0, DCQCN_MAX_TIME_US))
-		return -RXE_CC_EINVAL;
+		return -EINVAL;
 	return 0;
 }
 
