@@ -17,7 +17,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"
 . "$here/../lib/rxe.sh"
 
-trap rxe_cleanup EXIT
+work=$(mktemp -d)
+trap 'rxe_cleanup; rm -rf "$work"' EXIT
 rxe_dmesg_clean >/dev/null
 
 ktap_header "forged packets stock rxe mishandles" 4
@@ -44,11 +45,11 @@ ghost_case() {
 	sgid=$(rxe_gid_index rxe_a 10.10.0.1) && cgid=$(rxe_gid_index rxe_b 10.10.0.2) || return 1
 	# QP timeout 2^20 * 4.096 us = 4.3 s: the retries outlast the drop
 	ip netns exec rxa timeout 120 ib_write_bw -d rxe_a -x "$sgid" -n 8 -s 8192 \
-		>/dev/null 2>&1 &
+		>"$work/srv.log" 2>&1 &
 	srv=$!
 	rxe_wait_listen rxa 18515 30 || return 1
 	ip netns exec rxb timeout 120 ib_write_bw -d rxe_b -x "$cgid" -n 8 -s 8192 \
-		-u 20 10.10.0.1 >/dev/null 2>&1 &
+		-u 20 10.10.0.1 >"$work/cli.log" 2>&1 &
 	cli=$!
 	RXE_PIDS+=("$srv" "$cli")
 	for ((i = 0; i < 100; i++)); do
@@ -56,7 +57,12 @@ ghost_case() {
 		[ -n "$psn" ] && break
 		sleep 0.2
 	done
-	[ -n "$psn" ] || { echo "# the client's QP never reached RTS"; return 1; }
+	if [ -z "$psn" ]; then
+		echo "# the client's QP never reached RTS"
+		rdma res show qp 2>&1 | sed 's/^/# rdma: /'
+		sed 's/^/# client: /' "$work/cli.log"
+		return 1
+	fi
 	sleep 2		# its WRITEs went out (and were dropped)
 	read -r qp psn <<<"$(client_qp)"
 	rx0=$(rxe_counter rxe_a rcvd_pkts)
