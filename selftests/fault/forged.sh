@@ -6,7 +6,7 @@
 #
 #  - an ACK ahead of everything the requester sent (patch "Drop responses
 #    for PSNs the requester has not sent"): rxe_b's WRITEs to rxe_a are
-#    dropped on the wire, so nothing is acknowledged; one forged ACK with
+#    dropped as they reach rxa, so nothing is acknowledged; one forged ACK with
 #    PSN sq-psn + 0x1000 must not complete them.  Once the drop goes, the
 #    QP's retry delivers the data and the WRITEs complete.
 #  - UDP 4791 datagrams shorter than a BTH, over IPv4 with an IP option
@@ -39,8 +39,10 @@ client_qp() {
 
 ghost_case() {
 	local sgid cgid srv cli qp psn i done_early=0 rc_cli rx0 rx1
-	ip netns exec rxb tc qdisc add dev vb clsact &&
-	ip netns exec rxb tc filter add dev vb egress protocol ip flower \
+	# dropped as they arrive at rxa: a drop at rxb's own egress fails
+	# rxe_xmit_packet(), which on 6.4 and later ends the QP in error
+	ip netns exec rxa tc qdisc add dev va clsact &&
+	ip netns exec rxa tc filter add dev va ingress protocol ip flower \
 		ip_proto udp dst_port 4791 action drop || return 1
 	sgid=$(rxe_gid_index rxe_a 10.10.0.1) && cgid=$(rxe_gid_index rxe_b 10.10.0.2) || return 1
 	# QP timeout 2^20 * 4.096 us = 4.3 s: the retries outlast the drop
@@ -70,7 +72,7 @@ ghost_case() {
 		sed 's/^/# forged: /'
 	sleep 2
 	kill -0 "$cli" 2>/dev/null || done_early=1
-	ip netns exec rxb tc qdisc del dev vb clsact
+	ip netns exec rxa tc qdisc del dev va clsact
 	wait "$cli"; rc_cli=$?
 	wait "$srv"
 	rx1=$(rxe_counter rxe_a rcvd_pkts)
