@@ -145,6 +145,11 @@ struct SwitchCfg {
 	u64 tcd_k_bytes = 100 << 10;
 	u64 tcd_period_ns = 10000;
 	double tcd_epsilon = 0.05;
+	// how NO/CE is decided outside UE (lsw_mark.h); DEQUEUE marks each
+	// packet by its queue, a step at K or RED K..tcd_kmax with tcd_pmax
+	lsw_tcd_rule tcd_rule = LSW_TCD_RULE_DEQUEUE;
+	u64 tcd_kmax_bytes = 0;
+	double tcd_pmax = 1.0;
 	bool int_enabled = false;	// HPCC
 	bool pfc_enabled = true;
 };
