@@ -58,7 +58,8 @@ void Usage()
 		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
 		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
 		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n"
-		     "  [--acc-window-bytes N] [--acc-var-window]\n");
+		     "  [--acc-window-bytes N] [--acc-var-window]\n"
+		     "  [--int-bytes N] [--ack-data-class]\n");
 	std::exit(2);
 }
 
@@ -90,6 +91,10 @@ Opts Parse(int argc, char **argv)
 		}
 		if (!std::strcmp(argv[i], "--check-routes")) {
 			o.check_routes = true;
+			continue;
+		}
+		if (!std::strcmp(argv[i], "--ack-data-class")) {
+			o.host.ack_data_class = true;
 			continue;
 		}
 		if (!std::strcmp(argv[i], "--no-pfc")) {
@@ -137,6 +142,7 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--tcd-k") o.sw.tcd_k_bytes = n;
 		else if (name == "--tcd-period-ns") o.sw.tcd_period_ns = n;
 		else if (name == "--tcd-kmax") o.sw.tcd_kmax_bytes = n;
+		else if (name == "--int-bytes") o.host.int_bytes = (u32)n;
 		else if (name == "--tcd-pmax") o.sw.tcd_pmax = x;
 		else if (name == "--ack-every") o.host.ack_every = (u32)n;
 		else if (name == "--acc-period-ns") o.host.acc_period_ns = n;

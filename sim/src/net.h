@@ -217,6 +217,15 @@ struct HostCfg {
 	u32 dcqcn_time_reset_us = 0, dcqcn_byte_reset = 0;
 	u32 dcqcn_ai_mbps = 0, dcqcn_hai_mbps = 0;
 	u32 dcqcn_alpha_us = 0, dcqcn_rrmp_us = 0;
+	// the HPCC simulator's overheads (its run.py): INT bytes on every
+	// HPCC data packet, and ACKs/CNPs in the data class (PFC, FIFO with
+	// data) instead of strict priority
+	u32 int_bytes = 0;
+	bool ack_data_class = false;
+	u32 HdrBytes() const
+	{
+		return kHdrBytes + (algo == Algo::Hpcc ? int_bytes : 0);
+	}
 };
 
 class Cc;
