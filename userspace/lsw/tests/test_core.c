@@ -387,6 +387,19 @@ static int tcd_burst(const char *rule, int *first, int *last, int *gaps)
 	return ce;
 }
 
+/* The burst's CE frames under `rule` are first..last, without a gap. */
+static void tcd_burst_expect(const char *rule, int first_lo, int first_hi,
+			     int last_lo, int last_hi)
+{
+	int first, last, gaps, ce = tcd_burst(rule, &first, &last, &gaps);
+
+	print_message("# tcd %s: ce %d, frames %d..%d, gaps %d\n", rule, ce,
+		      first, last, gaps);
+	assert_in_range(first, first_lo, first_hi);
+	assert_int_equal(gaps, 0);
+	assert_in_range(last, last_lo, last_hi);
+}
+
 /*
  * Dequeue rule: CE from the first frame that leaves a queue above K to the
  * last one, the drain included; the period rule starts at a boundary and
@@ -394,24 +407,12 @@ static int tcd_burst(const char *rule, int *first, int *last, int *gaps)
  */
 static void test_tcd_dequeue_vs_period(void **state)
 {
-	int first, last, gaps, ce;
-
 	(void)state;
-	ce = tcd_burst("dequeue", &first, &last, &gaps);
-	print_message("# tcd dequeue: ce %d, frames %d..%d, gaps %d\n", ce,
-		      first, last, gaps);
-	/* q (itself included) > 15 frames from the 16th departure on. */
-	assert_in_range(first, 14, 16);
-	assert_int_equal(gaps, 0);
-	/* ... and until the queue behind it is down to 15 frames. */
-	assert_in_range(last, 183, 186);
-	ce = tcd_burst("period", &first, &last, &gaps);
-	print_message("# tcd period: ce %d, frames %d..%d, gaps %d\n", ce,
-		      first, last, gaps);
+	/* q (itself included) > 15 frames from the 16th departure on, and
+	 * until the queue behind it is down to 15 frames. */
+	tcd_burst_expect("dequeue", 14, 16, 183, 186);
 	/* First boundary at 5 ms = 24.4 frame times; none after 25 ms. */
-	assert_in_range(first, 23, 26);
-	assert_int_equal(gaps, 0);
-	assert_in_range(last, 120, 124);
+	tcd_burst_expect("period", 23, 26, 120, 124);
 }
 
 #define TK 10000 /* K */
