@@ -42,7 +42,8 @@
 #           s1 at all: the congested flow runs without CC on purpose.)
 #           Then QPs destroyed (kill -9) while one is halted, devices
 #           deleted, rmmod.
-# Results stay in build/results/cc-acc/*/.  ~8 min.
+# CC_ACC_ONLY=victim runs the victim case alone (its 7 checks), to repeat
+# it.  Results stay in build/results/cc-acc/*/.  ~8 min.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
@@ -65,7 +66,13 @@ tcd="tcd_threshold ${CC_TCD_THRESHOLD:-4KB}"
 export E2E_RATE=$rate E2E_LINE_MBPS=$line E2E_TIMEOUT=200 E2E_FLOW_TIMEOUT=90
 export E2E_ENV="E2E_ALGO E2E_FLOWS E2E_LINE_MBPS E2E_CC_KNOBS E2E_FLOW_TIMEOUT"
 
-ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" 21
+only=${CC_ACC_ONLY:-}
+case "$only" in
+'') ntests=21 ;;
+victim) ntests=7 ;;
+*) echo "cc-acc.sh: CC_ACC_ONLY must be empty or 'victim', not '$only'" >&2; exit 2 ;;
+esac
+ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" "$ntests"
 rm -rf "$res"
 mkdir -p "$res"
 t0=$(date +%s)
@@ -92,7 +99,8 @@ run() {
 }
 
 flows="0 2 0 $iters 65536; 1 2 1 $iters 65536"
-accs=() ras=()
+accs=() ras=() rd=1 re=1
+[ -n "$only" ] && acc_runs=0
 for k in $(seq 1 "$acc_runs"); do
 	n=acc
 	[ "$k" -gt 1 ] && n=acc-$k
@@ -101,12 +109,14 @@ for k in $(seq 1 "$acc_runs"); do
 	ras+=($?)
 	accs+=("$n")
 done
-E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=${CC_KNOBS_DCQCN:-} E2E_FLOWS=$flows \
-	run dcqcn dcqcn red s1:h2 "$here/guest-flows.sh"
-rd=$?
-E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=$acc_knobs E2E_FLOWS="0 2 0 ${CC_ECN_ITERS:-60} 65536; 1 2 0 ${CC_ECN_ITERS:-60} 65536" \
-	run ecn acc red s1:h2 "$here/guest-flows.sh"
-re=$?
+if [ -z "$only" ]; then
+	E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=${CC_KNOBS_DCQCN:-} E2E_FLOWS=$flows \
+		run dcqcn dcqcn red s1:h2 "$here/guest-flows.sh"
+	rd=$?
+	E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=$acc_knobs E2E_FLOWS="0 2 0 ${CC_ECN_ITERS:-60} 65536; 1 2 0 ${CC_ECN_ITERS:-60} 65536" \
+		run ecn acc red s1:h2 "$here/guest-flows.sh"
+	re=$?
+fi
 vi=${CC_VICTIM_ITERS:-50} bi=${CC_BURST_ITERS:-25}
 E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mbps}" \
 	E2E_LSW_EXTRA=$tcd E2E_CC_KNOBS=$acc_knobs \
@@ -118,6 +128,7 @@ E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mb
 rv=$?
 
 # --- (a) ACC with TCD -------------------------------------------------------
+if [ -z "$only" ]; then
 fig() { keyval "$d/figures.txt" "$1"; }
 hps=() devs=() qs=() uds=() uas=() hfs=() tws=() pas=() done_runs=0 marks=()
 for k in "${!accs[@]}"; do
@@ -208,6 +219,8 @@ else
 	for c in "halts" "both flows complete" "fair shares"; do ktap_fail "ecn: $c (run failed)"; done
 fi
 
+fi
+
 # --- (c) victim, (d) destroy during a halt ------------------------------------
 d=$res/victim
 r=$d/results.txt
@@ -235,6 +248,8 @@ ktap_check "QPs destroyed by kill -9 while halted ($(val kill_state))" \
 	eval '[[ "$(val kill_state)" == "halt hit=1 "*"exited_early=0" ]]'
 ktap_check "then rdma link delete and rmmod rdma_rxe succeed (rmmod exit $(val kill_rmmod), links left $(val kill_links_left), module left $(val kill_module_left))" \
 	[ "$(val kill_rmmod)" = 0 -a "$(val kill_links_left)" = 0 -a "$(val kill_module_left)" = 0 -a $rv -eq 0 ]
-ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" "${accs[@]}" dcqcn ecn victim
+runs=("${accs[@]}" dcqcn ecn victim)
+[ -n "$only" ] && runs=(victim)
+ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" "${runs[@]}"
 ktap_diag "wall time $(($(date +%s) - t0)) s"
 ktap_finish

@@ -477,8 +477,9 @@ static void test_increase_formula(void **state)
 /*
  * After a halt: a period without a verdict probes 1/1024 of the headroom;
  * a window of ACKs that kept up with R steps 1/512 of it for three
- * windows, then 4x a window; ACKs that fall behind cut R by R / 16; a
- * flow that sends below R is judged by what it sent.
+ * windows, then 4x a window; ACKs that fall behind cut R by R / 16 (the
+ * gated probe only, kept for comparison); a flow that sends below R is
+ * judged by what it sent.
  */
 static void test_increase_after_halt_gate(void **state)
 {
@@ -537,6 +538,37 @@ static void test_increase_after_halt_gate(void **state)
 	assert_int_equal(st.stats.gate_behind, 1);
 	assert_int_equal(st.headroom_run, 0);
 	assert_int_equal(st.rate_bps, r - (r >> 4));
+}
+
+/*
+ * The default rule (acc_gate = 2): a window whose ACKs fall behind what
+ * was sent, in periods without marks, holds R; it never cuts.
+ */
+static void test_aimd_behind_holds(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 r, half;
+	u32 k;
+
+	(void)state;
+	resume_known_halt(&st, &p, &ev, RXE_CC_ACC_GATE_AIMD);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_END);
+	r = st.rate_bps;
+	half = r * PERIOD_NS / (16 * NS_PER_SEC * PKT);
+	for (k = 0; k < 8 && !st.stats.gate_behind; k++) {
+		r = st.rate_bps;
+		rxe_cc_acc_on_send(&st, half * PKT, st.cur.start_ns);
+		period_of(&st, &p, half, RXE_CC_MARK_NO, &ev);
+		assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
+		/* the tick probes up until the window is judged */
+		assert_true(st.rate_bps >= r);
+	}
+	assert_int_equal(st.stats.gate_behind, 1);
+	assert_int_equal(st.headroom_run, 0);
+	assert_int_equal(st.rate_bps, r);
+	assert_false(ev.flags & RXE_CC_ACC_EV_RATE_CHANGE);
 }
 
 /*
@@ -1099,6 +1131,7 @@ int main(void)
 		cmocka_unit_test(test_victim_halves_after_p_thresh),
 		cmocka_unit_test(test_increase_formula),
 		cmocka_unit_test(test_increase_after_halt_gate),
+		cmocka_unit_test(test_aimd_behind_holds),
 		cmocka_unit_test(test_gate_skips_short_halt),
 		cmocka_unit_test(test_gate_possibly_cut_and_long_periods),
 		cmocka_unit_test(test_aimd_possibly_cut_and_long_periods),
