@@ -37,7 +37,12 @@
 #           never congests by itself (18 of 20 Mb/s); two bursts h3 -> h2
 #           (no CC) congest s2:h2, and s2 pauses s1's port: it goes ON-OFF.
 #           The victim sees UE, not CE, and cuts its rate only after more
-#           than p_thresh consecutive victim periods.  (An ACC congested
+#           than p_thresh consecutive victim periods (cuts at the close of
+#           a period with CE are ACC's answer to CE, counted apart).  TCD
+#           K is lsw's 15 KB default here: s1:s2 runs at 90 % load, and
+#           the TCG senders' bursts alone take its queue past K = 4 KB
+#           (4 packets) and mark CE (the congested flow has no CC, so K
+#           matters only to the victim's path).  (An ACC congested
 #           flow drains its own share of the queue and rarely lets s2 pause
 #           s1 at all: the congested flow runs without CC on purpose.)
 #           Then QPs destroyed (kill -9) while one is halted, devices
@@ -119,7 +124,7 @@ if [ -z "$only" ]; then
 fi
 vi=${CC_VICTIM_ITERS:-50} bi=${CC_BURST_ITERS:-25}
 E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mbps}" \
-	E2E_LSW_EXTRA=$tcd E2E_CC_KNOBS=$acc_knobs \
+	E2E_LSW_EXTRA="tcd_threshold ${CC_VICTIM_TCD_THRESHOLD:-15KB}" E2E_CC_KNOBS=$acc_knobs \
 	E2E_FLOWS="0 2 0 $vi 65536; 1 5 0 $vi 65536; 3 2 0.5 $bi 65536; 3 2 2.5 $bi 65536" \
 	run victim acc tcd s2:h2 "$here/cc-phases-guest.sh" \
 	algo:acc knob:rxe_h0:algorithm=none knob:rxe_h3:algorithm=none \
@@ -230,15 +235,15 @@ if [ -f "$d/metrics.json" ] && [ -f "$d/trace-flows.txt" ]; then
 	ue=$(hw "$d" acc_ue_acks rxe_h1) ce=$(hw "$d" acc_ce_acks rxe_h1) vb=$(hw "$d" acc_victim_backoffs rxe_h1)
 	pth=$(awk -F= '$1 == "acc_p_thresh" {print $2}' "$d/cc-rxe_h1.txt")
 	# Victim periods of rxe_h1's QP and the rate cuts after them.
-	read -r vp bad cuts < <(python3 "$here/acc_figures.py" victim "$d/trace-flows.txt" rxe_h1 "${pth:-3}")
+	read -r vp bad cuts ce_cuts < <(python3 "$here/acc_figures.py" victim "$d/trace-flows.txt" rxe_h1 "${pth:-3}")
 	ktap_diag "victim: flows $(for i in 0 1 2 3; do printf '%s ' "$(f2 "$(get "$d" flows.$i.window_mbps)")"; done)Mb/s (congested, victim, bursts), lsw CE $(get "$d" ce_marks) UE $(get "$d" ue_marks), paused ports $(get "$d" spread_ports), PFC $(get "$d" pfc_tx), flows exit $(val flows_rc)"
-	ktap_diag "victim (rxe_h1): UE ACKs $ue, CE ACKs $ce, victim periods $vp, victim backoffs $vb, rate cuts $cuts ($bad before more than p_thresh=${pth:-?} victim periods)"
+	ktap_diag "victim (rxe_h1): UE ACKs $ue, CE ACKs $ce, victim periods $vp, victim backoffs $vb, rate cuts $cuts ($ce_cuts after a period with CE; $bad others before more than p_thresh=${pth:-?} victim periods)"
 	ktap_check "victim: the flows complete (exit $(val flows_rc))" [ "$(val flows_rc)" = 0 ]
 	ktap_check "victim: UE seen by the victim ($ue UE ACKs, $vp class=victim periods; lsw UE marks $(get "$d" ue_marks))" \
 		[ "${ue:-0}" -gt 0 -a "${vp:-0}" -gt 0 ]
 	ktap_check "victim: CE at the victim is small ($ce CE ACKs <= 10 % of its $ue UE ACKs)" \
 		[ $((${ce:-0} * 10)) -le "${ue:-0}" ]
-	ktap_check "victim: keeps its rate for p_thresh=${pth:-?} victim periods, then halves ($bad early of $cuts cuts, $vb victim backoffs)" \
+	ktap_check "victim: keeps its rate for p_thresh=${pth:-?} victim periods, then halves ($bad early of $cuts cuts, $ce_cuts after CE, $vb victim backoffs)" \
 		[ "$bad" = 0 -a -n "$pth" -a "${vb:-0}" -gt 0 ]
 else
 	for c in "flows complete" "UE seen" "small CE" "keeps its rate"; do ktap_fail "victim: $c (run failed)"; done
