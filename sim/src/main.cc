@@ -50,6 +50,7 @@ void Usage()
 		     "[--cores N] [--check-routes]\n"
 		     "  [--xoff N] [--xon N] [--quanta N] [--no-pfc] "
 		     "[--marking off|red|tcd] [--tcd-k N] [--tcd-period-ns N]\n"
+		     "  [--tcd-rule dequeue|period] [--tcd-kmax N] [--tcd-pmax F]\n"
 		     "  [--ack-every N] [--acc-period-ns N] [--drain-us N] "
 		     "[--host-mbps N] [--core-mbps N] [--red-kmin N] [--red-kmax N]\n"
 		     "  [--acc-theta-permille N] [--acc-halt-max-ns N] [--acc-gate N] "
@@ -57,7 +58,8 @@ void Usage()
 		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
 		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
 		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n"
-		     "  [--acc-window-bytes N] [--acc-var-window]\n");
+		     "  [--acc-window-bytes N] [--acc-var-window]\n"
+		     "  [--int-bytes N] [--ack-data-class]\n");
 	std::exit(2);
 }
 
@@ -73,6 +75,11 @@ Opts Parse(int argc, char **argv)
 		if (Arg(i, argc, argv, "--fct", &o.fct_path)) continue;
 		if (Arg(i, argc, argv, "--marking", &marking)) continue;
 		if (Arg(i, argc, argv, "--scheduler", &o.scheduler)) continue;
+		if (Arg(i, argc, argv, "--tcd-rule", &v)) {
+			if (lsw_tcd_parse_rule(v.c_str(), &o.sw.tcd_rule))
+				Usage();
+			continue;
+		}
 		if (Arg(i, argc, argv, "--algo", &v)) {
 			if (!ParseAlgo(v, &o.algo))
 				Usage();
@@ -84,6 +91,10 @@ Opts Parse(int argc, char **argv)
 		}
 		if (!std::strcmp(argv[i], "--check-routes")) {
 			o.check_routes = true;
+			continue;
+		}
+		if (!std::strcmp(argv[i], "--ack-data-class")) {
+			o.host.ack_data_class = true;
 			continue;
 		}
 		if (!std::strcmp(argv[i], "--no-pfc")) {
@@ -130,6 +141,9 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--quanta") o.sw.pause_quanta = (uint16_t)n;
 		else if (name == "--tcd-k") o.sw.tcd_k_bytes = n;
 		else if (name == "--tcd-period-ns") o.sw.tcd_period_ns = n;
+		else if (name == "--tcd-kmax") o.sw.tcd_kmax_bytes = n;
+		else if (name == "--int-bytes") o.host.int_bytes = (u32)n;
+		else if (name == "--tcd-pmax") o.sw.tcd_pmax = x;
 		else if (name == "--ack-every") o.host.ack_every = (u32)n;
 		else if (name == "--acc-period-ns") o.host.acc_period_ns = n;
 		else if (name == "--base-rtt-ns") o.host.base_rtt_ns = n;
