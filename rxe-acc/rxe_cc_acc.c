@@ -47,7 +47,9 @@
  *	window not ready    -> R += (C - R) / 1024 (gate 2: / 256) per T
  *			       of the period, the window runs on: a tick
  *			       per period, however many ACKs
- *	rg <  98 % of sent  -> R -= R / 16, h = 0: the flow queues somewhere
+ *	rg <  98 % of sent  -> hold, h = 0: the flow queues somewhere; a
+ *			       period without marks never cuts (gate 1:
+ *			       R -= R / 16, as before)
  *			       (sent: the rate it sent at since R was set,
  *			       <= R: a pacer, host or application that falls
  *			       short of R is no queue)
@@ -59,8 +61,8 @@
  * Every rate change but the tick starts a new gate window; only ACKs of
  * packets sent after it count.  The probes are nearly the same for every
  * flow near the share and a little larger for a slower one, and come as
- * often for a slow flow as for a fast one; the cuts (R / 16, a halt's
- * R := r) take more off a faster flow: additive increase, multiplicative
+ * often for a slow flow as for a fast one; the cuts (POSSIBLY's, a
+ * halt's R := r) take more off a faster flow: additive increase, multiplicative
  * decrease, which evens rates out.  A flow left alone ramps after three
  * windows.
  *
@@ -186,11 +188,15 @@
 /*
  * Between verdicts every unmarked period probes (C - R) / 1024: the same
  * step per unit of time for a slow flow as for a fast one, whose windows
- * fill with ACKs sooner.  A window that fell behind cuts R by R / 16:
- * more bytes per second off a faster flow, which evens the rates out.
+ * fill with ACKs sooner.  The steps are sized to the headroom C - R, not
+ * to the flow's last share S: S is the flow's own r at its halt, which
+ * under FIFO keeps the ratio of the rates, so a step sized to it grows
+ * the faster flow faster (acc.rst, "Increase").  A window that fell
+ * behind holds R: a period without marks never cuts.  (acc_gate = 1, the
+ * gated probe kept for comparison, still cuts R / 16 there, as it did.)
  */
 #define ACC_TICK_PROBE_SHIFT		10
-#define ACC_BEHIND_CUT_SHIFT		4
+#define ACC_PROBE_BEHIND_CUT_SHIFT	4
 /*
  * acc_gate = 2, the AIMD probe: the tick is (C - R) / 256, a step of
  * about 1/256 of C per T for every flow near the share, 4x the gate's, so
@@ -736,14 +742,16 @@ static u32 uncongested_period(struct rxe_cc_acc *st,
 		return tick_probe(st, p, now_ns);
 	case ACC_GATE_BEHIND:
 		/*
-		 * Queueing somewhere: a small multiplicative cut.  Cutting R
-		 * to r here drifted down in the VM, where r of a window is
-		 * too noisy; R / 16 is below that noise.
+		 * The ACKs fell behind what was sent: hold R (no increase)
+		 * and judge a fresh window.  No cut: the period had no marks,
+		 * and the paper's uncongested flows increase; a queue that
+		 * keeps growing reaches K, and its marks cut.
 		 */
 		st->headroom_run = 0;
 		st->stats.gate_behind++;
-		st->rate_bps = clamp_rate(p, st->rate_bps -
-					  (st->rate_bps >> ACC_BEHIND_CUT_SHIFT));
+		if (p->gate == RXE_CC_ACC_GATE_PROBE)	/* kept to compare */
+			st->rate_bps = clamp_rate(p, st->rate_bps -
+				(st->rate_bps >> ACC_PROBE_BEHIND_CUT_SHIFT));
 		gate_restart(st, p, now_ns);
 		return 0;
 	case ACC_GATE_KEPT_UP:

@@ -29,9 +29,12 @@
         lsw_halts_ms the first >= 5 ms silence of each flow at the switch
                      (informational: a halt shorter than 5 ms is missed)
   acc_figures.py victim TRACE DEV P_THRESH
-      "victim_periods early_cuts cuts" of DEV's QP: its class=victim periods,
-      and its rate cuts, those among them that came before more than
-      P_THRESH consecutive victim periods.
+      "victim_periods early_cuts cuts ce_cuts" of DEV's QP: its
+      class=victim periods; its rate cuts; ce_cuts, those made at the close
+      of a period with CE (possibly, congested: ACC's answer to CE, not the
+      victim rule); early_cuts, the others that came before more than
+      P_THRESH consecutive victim periods (a victim cut too soon, or a cut
+      in a period without marks).
 """
 import json
 import os
@@ -154,23 +157,29 @@ def victim(trace, dev, p_thresh):
         ev = M.parse_trace(open(trace).read())
     except OSError:
         ev = []
-    run = vp = early = cuts = 0
+    run = vp = early = cuts = ce_cuts = 0
+    last = None
     for _, n, k in ev:
         if k.get('dev') != dev:
             continue
         if n == 'rxe_cc_period':
-            if k['class'] == 'victim':
+            last = k['class']
+            if last == 'victim':
                 vp += 1
                 run += 1
-            elif k['class'] not in ('no_ack', 'halted'):
+            elif last not in ('no_ack', 'halted'):
                 run = 0
         elif (n == 'rxe_cc_rate' and 0 < k['new_bps'] < k['old_bps'] and
               k['why'] != 'start'):
             cuts += 1
-            if run <= p_thresh:
+            if last in ('possibly', 'congested'):
+                # the period that closed carried CE: ACC's answer to CE
+                ce_cuts += 1
+            elif run <= p_thresh:
+                # a victim cut too soon, or a cut without marks at all
                 early += 1
             run = 0
-    print(vp, early, cuts)
+    print(vp, early, cuts, ce_cuts)
 
 
 def main(argv):

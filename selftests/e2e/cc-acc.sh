@@ -37,12 +37,18 @@
 #           never congests by itself (18 of 20 Mb/s); two bursts h3 -> h2
 #           (no CC) congest s2:h2, and s2 pauses s1's port: it goes ON-OFF.
 #           The victim sees UE, not CE, and cuts its rate only after more
-#           than p_thresh consecutive victim periods.  (An ACC congested
+#           than p_thresh consecutive victim periods (cuts at the close of
+#           a period with CE are ACC's answer to CE, counted apart).  TCD
+#           K is lsw's 15 KB default here: s1:s2 runs at 90 % load, and
+#           the TCG senders' bursts alone take its queue past K = 4 KB
+#           (4 packets) and mark CE (the congested flow has no CC, so K
+#           matters only to the victim's path).  (An ACC congested
 #           flow drains its own share of the queue and rarely lets s2 pause
 #           s1 at all: the congested flow runs without CC on purpose.)
 #           Then QPs destroyed (kill -9) while one is halted, devices
 #           deleted, rmmod.
-# Results stay in build/results/cc-acc/*/.  ~8 min.
+# CC_ACC_ONLY=victim runs the victim case alone (its 7 checks), to repeat
+# it.  Results stay in build/results/cc-acc/*/.  ~8 min.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
@@ -65,7 +71,13 @@ tcd="tcd_threshold ${CC_TCD_THRESHOLD:-4KB}"
 export E2E_RATE=$rate E2E_LINE_MBPS=$line E2E_TIMEOUT=200 E2E_FLOW_TIMEOUT=90
 export E2E_ENV="E2E_ALGO E2E_FLOWS E2E_LINE_MBPS E2E_CC_KNOBS E2E_FLOW_TIMEOUT"
 
-ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" 21
+only=${CC_ACC_ONLY:-}
+case "$only" in
+'') ntests=21 ;;
+victim) ntests=7 ;;
+*) echo "cc-acc.sh: CC_ACC_ONLY must be empty or 'victim', not '$only'" >&2; exit 2 ;;
+esac
+ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" "$ntests"
 rm -rf "$res"
 mkdir -p "$res"
 t0=$(date +%s)
@@ -92,7 +104,8 @@ run() {
 }
 
 flows="0 2 0 $iters 65536; 1 2 1 $iters 65536"
-accs=() ras=()
+accs=() ras=() rd=1 re=1
+[ -n "$only" ] && acc_runs=0
 for k in $(seq 1 "$acc_runs"); do
 	n=acc
 	[ "$k" -gt 1 ] && n=acc-$k
@@ -101,15 +114,17 @@ for k in $(seq 1 "$acc_runs"); do
 	ras+=($?)
 	accs+=("$n")
 done
-E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=${CC_KNOBS_DCQCN:-} E2E_FLOWS=$flows \
-	run dcqcn dcqcn red s1:h2 "$here/guest-flows.sh"
-rd=$?
-E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=$acc_knobs E2E_FLOWS="0 2 0 ${CC_ECN_ITERS:-60} 65536; 1 2 0 ${CC_ECN_ITERS:-60} 65536" \
-	run ecn acc red s1:h2 "$here/guest-flows.sh"
-re=$?
+if [ -z "$only" ]; then
+	E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=${CC_KNOBS_DCQCN:-} E2E_FLOWS=$flows \
+		run dcqcn dcqcn red s1:h2 "$here/guest-flows.sh"
+	rd=$?
+	E2E_HOST_SW="s1 s1 s1" E2E_CC_KNOBS=$acc_knobs E2E_FLOWS="0 2 0 ${CC_ECN_ITERS:-60} 65536; 1 2 0 ${CC_ECN_ITERS:-60} 65536" \
+		run ecn acc red s1:h2 "$here/guest-flows.sh"
+	re=$?
+fi
 vi=${CC_VICTIM_ITERS:-50} bi=${CC_BURST_ITERS:-25}
 E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mbps}" \
-	E2E_LSW_EXTRA=$tcd E2E_CC_KNOBS=$acc_knobs \
+	E2E_LSW_EXTRA="tcd_threshold ${CC_VICTIM_TCD_THRESHOLD:-15KB}" E2E_CC_KNOBS=$acc_knobs \
 	E2E_FLOWS="0 2 0 $vi 65536; 1 5 0 $vi 65536; 3 2 0.5 $bi 65536; 3 2 2.5 $bi 65536" \
 	run victim acc tcd s2:h2 "$here/cc-phases-guest.sh" \
 	algo:acc knob:rxe_h0:algorithm=none knob:rxe_h3:algorithm=none \
@@ -118,6 +133,7 @@ E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mb
 rv=$?
 
 # --- (a) ACC with TCD -------------------------------------------------------
+if [ -z "$only" ]; then
 fig() { keyval "$d/figures.txt" "$1"; }
 hps=() devs=() qs=() uds=() uas=() hfs=() tws=() pas=() done_runs=0 marks=()
 for k in "${!accs[@]}"; do
@@ -208,6 +224,8 @@ else
 	for c in "halts" "both flows complete" "fair shares"; do ktap_fail "ecn: $c (run failed)"; done
 fi
 
+fi
+
 # --- (c) victim, (d) destroy during a halt ------------------------------------
 d=$res/victim
 r=$d/results.txt
@@ -217,15 +235,15 @@ if [ -f "$d/metrics.json" ] && [ -f "$d/trace-flows.txt" ]; then
 	ue=$(hw "$d" acc_ue_acks rxe_h1) ce=$(hw "$d" acc_ce_acks rxe_h1) vb=$(hw "$d" acc_victim_backoffs rxe_h1)
 	pth=$(awk -F= '$1 == "acc_p_thresh" {print $2}' "$d/cc-rxe_h1.txt")
 	# Victim periods of rxe_h1's QP and the rate cuts after them.
-	read -r vp bad cuts < <(python3 "$here/acc_figures.py" victim "$d/trace-flows.txt" rxe_h1 "${pth:-3}")
+	read -r vp bad cuts ce_cuts < <(python3 "$here/acc_figures.py" victim "$d/trace-flows.txt" rxe_h1 "${pth:-3}")
 	ktap_diag "victim: flows $(for i in 0 1 2 3; do printf '%s ' "$(f2 "$(get "$d" flows.$i.window_mbps)")"; done)Mb/s (congested, victim, bursts), lsw CE $(get "$d" ce_marks) UE $(get "$d" ue_marks), paused ports $(get "$d" spread_ports), PFC $(get "$d" pfc_tx), flows exit $(val flows_rc)"
-	ktap_diag "victim (rxe_h1): UE ACKs $ue, CE ACKs $ce, victim periods $vp, victim backoffs $vb, rate cuts $cuts ($bad before more than p_thresh=${pth:-?} victim periods)"
+	ktap_diag "victim (rxe_h1): UE ACKs $ue, CE ACKs $ce, victim periods $vp, victim backoffs $vb, rate cuts $cuts ($ce_cuts after a period with CE; $bad others before more than p_thresh=${pth:-?} victim periods)"
 	ktap_check "victim: the flows complete (exit $(val flows_rc))" [ "$(val flows_rc)" = 0 ]
 	ktap_check "victim: UE seen by the victim ($ue UE ACKs, $vp class=victim periods; lsw UE marks $(get "$d" ue_marks))" \
 		[ "${ue:-0}" -gt 0 -a "${vp:-0}" -gt 0 ]
 	ktap_check "victim: CE at the victim is small ($ce CE ACKs <= 10 % of its $ue UE ACKs)" \
 		[ $((${ce:-0} * 10)) -le "${ue:-0}" ]
-	ktap_check "victim: keeps its rate for p_thresh=${pth:-?} victim periods, then halves ($bad early of $cuts cuts, $vb victim backoffs)" \
+	ktap_check "victim: keeps its rate for p_thresh=${pth:-?} victim periods, then halves ($bad early of $cuts cuts, $ce_cuts after CE, $vb victim backoffs)" \
 		[ "$bad" = 0 -a -n "$pth" -a "${vb:-0}" -gt 0 ]
 else
 	for c in "flows complete" "UE seen" "small CE" "keeps its rate"; do ktap_fail "victim: $c (run failed)"; done
@@ -235,6 +253,8 @@ ktap_check "QPs destroyed by kill -9 while halted ($(val kill_state))" \
 	eval '[[ "$(val kill_state)" == "halt hit=1 "*"exited_early=0" ]]'
 ktap_check "then rdma link delete and rmmod rdma_rxe succeed (rmmod exit $(val kill_rmmod), links left $(val kill_links_left), module left $(val kill_module_left))" \
 	[ "$(val kill_rmmod)" = 0 -a "$(val kill_links_left)" = 0 -a "$(val kill_module_left)" = 0 -a $rv -eq 0 ]
-ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" "${accs[@]}" dcqcn ecn victim
+runs=("${accs[@]}" dcqcn ecn victim)
+[ -n "$only" ] && runs=(victim)
+ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" "${runs[@]}"
 ktap_diag "wall time $(($(date +%s) - t0)) s"
 ktap_finish

@@ -475,10 +475,35 @@ static void test_increase_formula(void **state)
 }
 
 /*
+ * Send at R, with ACKs at half of it, period after period, until a gate
+ * window reads behind (at most @max periods).  @return R before the
+ * period that read behind.
+ */
+static u64 periods_behind(struct rxe_cc_acc *st,
+			  const struct rxe_cc_acc_params *p,
+			  struct rxe_cc_acc_ev *ev, u32 max)
+{
+	u64 r = st->rate_bps, half;
+	u32 k;
+
+	for (k = 0; k < max && !st->stats.gate_behind; k++) {
+		r = st->rate_bps;
+		half = r * PERIOD_NS / (16 * NS_PER_SEC * PKT);
+		rxe_cc_acc_on_send(st, half * PKT, st->cur.start_ns);
+		period_of(st, p, half, RXE_CC_MARK_NO, ev);
+		assert_int_equal(ev->kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
+		/* no cut until then: the tick probes up */
+		assert_true(st->stats.gate_behind || st->rate_bps >= r);
+	}
+	return r;
+}
+
+/*
  * After a halt: a period without a verdict probes 1/1024 of the headroom;
  * a window of ACKs that kept up with R steps 1/512 of it for three
- * windows, then 4x a window; ACKs that fall behind cut R by R / 16; a
- * flow that sends below R is judged by what it sent.
+ * windows, then 4x a window; ACKs that fall behind cut R by R / 16 (the
+ * gated probe only, kept for comparison); a flow that sends below R is
+ * judged by what it sent.
  */
 static void test_increase_after_halt_gate(void **state)
 {
@@ -526,17 +551,32 @@ static void test_increase_after_halt_gate(void **state)
 		period_of(&st, &p, half, RXE_CC_MARK_NO, &ev);
 	assert_true(st.rate_bps > r);
 	assert_int_equal(st.stats.gate_behind, 0);
-	r = st.rate_bps;
-	half = r * PERIOD_NS / (16 * NS_PER_SEC * PKT);
 	/* Sending at R, ACKs at half of it: behind, R loses R / 16. */
-	for (k = 0; k < 4 && !st.stats.gate_behind; k++) {
-		r = st.rate_bps;
-		rxe_cc_acc_on_send(&st, half * PKT, st.cur.start_ns);
-		period_of(&st, &p, half, RXE_CC_MARK_NO, &ev);
-	}
+	r = periods_behind(&st, &p, &ev, 4);
 	assert_int_equal(st.stats.gate_behind, 1);
 	assert_int_equal(st.headroom_run, 0);
 	assert_int_equal(st.rate_bps, r - (r >> 4));
+}
+
+/*
+ * The default rule (acc_gate = 2): a window whose ACKs fall behind what
+ * was sent, in periods without marks, holds R; it never cuts.
+ */
+static void test_aimd_behind_holds(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 r;
+
+	(void)state;
+	resume_known_halt(&st, &p, &ev, RXE_CC_ACC_GATE_AIMD);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_END);
+	r = periods_behind(&st, &p, &ev, 8);
+	assert_int_equal(st.stats.gate_behind, 1);
+	assert_int_equal(st.headroom_run, 0);
+	assert_int_equal(st.rate_bps, r);
+	assert_false(ev.flags & RXE_CC_ACC_EV_RATE_CHANGE);
 }
 
 /*
@@ -1099,6 +1139,7 @@ int main(void)
 		cmocka_unit_test(test_victim_halves_after_p_thresh),
 		cmocka_unit_test(test_increase_formula),
 		cmocka_unit_test(test_increase_after_halt_gate),
+		cmocka_unit_test(test_aimd_behind_holds),
 		cmocka_unit_test(test_gate_skips_short_halt),
 		cmocka_unit_test(test_gate_possibly_cut_and_long_periods),
 		cmocka_unit_test(test_aimd_possibly_cut_and_long_periods),

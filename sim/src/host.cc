@@ -47,7 +47,7 @@ void Host::StartFlow(Flow *f)
 	u64 now = NowNs();
 
 	f->npkts = (f->size_bytes + cfg.mtu_payload - 1) / cfg.mtu_payload;
-	f->cc = MakeCc(cfg, ports[0].rate_bps, cfg.mtu_payload + kHdrBytes, now);
+	f->cc = MakeCc(cfg, ports[0].rate_bps, cfg.mtu_payload + cfg.HdrBytes(), now);
 	rxe_cc_dcqcn_np_init(&f->np);
 	active.push_back(f);
 	ArmTimer(f);
@@ -101,7 +101,7 @@ Pkt *Host::Pull(Port &port, int prio)
 		Cc *cc = f->cc.get();
 		u32 pay = (u32)std::min<u64>(cfg.mtu_payload,
 			f->size_bytes - f->snd_nxt * cfg.mtu_payload);
-		u32 wire = pay + kHdrBytes;
+		u32 wire = pay + cfg.HdrBytes();
 
 		if (f->snd_nxt >= f->npkts)
 			continue;
@@ -143,10 +143,10 @@ Pkt *Host::Pull(Port &port, int prio)
 
 void Host::SendCtrl(Pkt *p)
 {
-	p->prio = kPrioCtrl;
+	p->prio = cfg.ack_data_class ? kPrioData : kPrioCtrl;
 	p->bytes = kCtrlBytes;
-	ports[0].q[kPrioCtrl].push_back(p);
-	ports[0].q_bytes[kPrioCtrl] += p->bytes;
+	ports[0].q[p->prio].push_back(p);
+	ports[0].q_bytes[p->prio] += p->bytes;
 	TryTx(0);
 }
 
@@ -237,7 +237,7 @@ void Host::OnAck(Pkt *a)
 	u64 acked = a->psn - f->snd_una;
 	u64 bytes = std::min<u64>(acked * cfg.mtu_payload,
 				  f->size_bytes - f->snd_una * cfg.mtu_payload) +
-		    acked * kHdrBytes;
+		    acked * cfg.HdrBytes();
 	Cc *cc = f->cc.get();
 
 	f->snd_una = a->psn;

@@ -39,9 +39,13 @@ bool Arg(int &i, int argc, char **argv, const char *name, std::string *v)
 	return true;
 }
 
+// --topo burst --sample-ns N: [t_ns, root queue, F0 and F1 acknowledged
+// bytes, F0 and F1 paced rate in Mb/s] every N ns.
+std::ostringstream g_samples;
+
 void Usage()
 {
-	std::fprintf(stderr, "usage: rxe-acc-sim --topo incast|victim|leafspine|ring|fattree "
+	std::fprintf(stderr, "usage: rxe-acc-sim --topo incast|victim|burst|leafspine|ring|fattree "
 		     "--algo none|dcqcn|acc|acc-nohalt|timely|hpcc [--workload "
 		     "web|hadoop] [--load F] [--time-us N] [--seed N] [--fct F]\n"
 		     "  [--senders N] [--bytes N] [--tors N] [--hosts-per-tor N] "
@@ -50,6 +54,7 @@ void Usage()
 		     "[--cores N] [--check-routes]\n"
 		     "  [--xoff N] [--xon N] [--quanta N] [--no-pfc] "
 		     "[--marking off|red|tcd] [--tcd-k N] [--tcd-period-ns N]\n"
+		     "  [--tcd-rule dequeue|period] [--tcd-kmax N] [--tcd-pmax F]\n"
 		     "  [--ack-every N] [--acc-period-ns N] [--drain-us N] "
 		     "[--host-mbps N] [--core-mbps N] [--red-kmin N] [--red-kmax N]\n"
 		     "  [--acc-theta-permille N] [--acc-halt-max-ns N] [--acc-gate N] "
@@ -57,7 +62,10 @@ void Usage()
 		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
 		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
 		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n"
-		     "  [--acc-window-bytes N] [--acc-var-window]\n");
+		     "  [--acc-window-bytes N] [--acc-var-window]\n"
+		     "  [--int-bytes N] [--ack-data-class]\n"
+		     "  [--burst-bytes N] [--burst-at-us N] [--sample-ns N] "
+		     "(--topo burst)\n");
 	std::exit(2);
 }
 
@@ -73,6 +81,11 @@ Opts Parse(int argc, char **argv)
 		if (Arg(i, argc, argv, "--fct", &o.fct_path)) continue;
 		if (Arg(i, argc, argv, "--marking", &marking)) continue;
 		if (Arg(i, argc, argv, "--scheduler", &o.scheduler)) continue;
+		if (Arg(i, argc, argv, "--tcd-rule", &v)) {
+			if (lsw_tcd_parse_rule(v.c_str(), &o.sw.tcd_rule))
+				Usage();
+			continue;
+		}
 		if (Arg(i, argc, argv, "--algo", &v)) {
 			if (!ParseAlgo(v, &o.algo))
 				Usage();
@@ -84,6 +97,10 @@ Opts Parse(int argc, char **argv)
 		}
 		if (!std::strcmp(argv[i], "--check-routes")) {
 			o.check_routes = true;
+			continue;
+		}
+		if (!std::strcmp(argv[i], "--ack-data-class")) {
+			o.host.ack_data_class = true;
 			continue;
 		}
 		if (!std::strcmp(argv[i], "--no-pfc")) {
@@ -130,6 +147,12 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--quanta") o.sw.pause_quanta = (uint16_t)n;
 		else if (name == "--tcd-k") o.sw.tcd_k_bytes = n;
 		else if (name == "--tcd-period-ns") o.sw.tcd_period_ns = n;
+		else if (name == "--tcd-kmax") o.sw.tcd_kmax_bytes = n;
+		else if (name == "--int-bytes") o.host.int_bytes = (u32)n;
+		else if (name == "--burst-bytes") o.burst_bytes = n;
+		else if (name == "--burst-at-us") o.burst_at_us = n;
+		else if (name == "--sample-ns") o.sample_ns = n;
+		else if (name == "--tcd-pmax") o.sw.tcd_pmax = x;
 		else if (name == "--ack-every") o.host.ack_every = (u32)n;
 		else if (name == "--acc-period-ns") o.host.acc_period_ns = n;
 		else if (name == "--base-rtt-ns") o.host.base_rtt_ns = n;
@@ -204,7 +227,7 @@ void Report(const Opts &o, double wall_s, double cpu_s)
 	bool deadlock = g_done < g_flows.size() && held &&
 			NowNs() - last_rx >= 1000000;
 	for (const Flow *f : g_flows)
-		if (f->size_bytes && g_flows.size() <= 16)
+		if (f->size_bytes && (g_flows.size() <= 16 || o.topo == "burst"))
 			flows << (flows.tellp() ? "," : "") << "{\"id\":" << f->id
 			      << ",\"fct_ns\":" << (f->finish_ns ? f->finish_ns - f->start_ns : 0)
 			      << ",\"ideal_ns\":" << IdealNs(o, f)
@@ -234,7 +257,7 @@ void Report(const Opts &o, double wall_s, double cpu_s)
 		    "\"first_resume_ns\":%lld,\"max_q_bytes\":%llu,"
 		    "\"max_buffer_bytes\":%llu,\"retx_pkts\":%llu,"
 		    "\"last_rx_ns\":%llu,\"held_bytes\":%llu,\"deadlock\":%s,"
-		    "%s,\"ports\":[%s],\"flow_list\":[%s]}\n",
+		    "%s,\"ports\":[%s],\"flow_list\":[%s],\"samples\":[%s]}\n",
 		    AlgoName(o.algo), o.topo.c_str(), o.workload.c_str(), o.load,
 		    g_host.size(), g_sw.size(), g_flows.size(),
 		    (unsigned long long)offered, (unsigned long long)g_done,
@@ -251,7 +274,25 @@ void Report(const Opts &o, double wall_s, double cpu_s)
 		    (unsigned long long)retx, (unsigned long long)last_rx,
 		    (unsigned long long)held, deadlock ? "true" : "false",
 		    FabricJson(false).c_str(), ports.str().c_str(),
-		    flows.str().c_str());
+		    flows.str().c_str(), g_samples.str().c_str());
+}
+
+void Sample(const Opts *o)
+{
+	u64 now = NowNs();
+	const Port &root = g_sw[1]->ports[2];
+
+	g_samples << (g_samples.tellp() ? "," : "") << "[" << now << ","
+		  << root.q_bytes[kPrioData];
+	for (int i = 0; i < 2; i++)
+		g_samples << "," << g_flows[i]->snd_una * o->host.mtu_payload;
+	for (int i = 0; i < 2; i++)
+		g_samples << "," << (g_flows[i]->finish_ns ? 0 :
+				     g_flows[i]->cc->RateBps(now) / 1000000);
+	g_samples << "]";
+	if (g_done < g_flows.size())
+		ns3::Simulator::Schedule(ns3::NanoSeconds(o->sample_ns),
+					 &Sample, o);
 }
 
 // Stops the run once every flow is done (timers would otherwise tick on).
@@ -283,6 +324,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	Scenario(o);
+	if (o.topo == "burst" && o.sample_ns)
+		ns3::Simulator::Schedule(ns3::NanoSeconds(0), &Sample,
+					 (const Opts *)&o);
 	ns3::Simulator::Schedule(ns3::MicroSeconds(10), &Watch,
 				 (o.time_us + o.drain_us) * 1000);
 	// wall time is what a run costs here; CPU time what it would cost

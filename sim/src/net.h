@@ -142,9 +142,14 @@ struct SwitchCfg {
 	Marking marking = Marking::Off;
 	u64 red_kmin = 100 << 10, red_kmax = 400 << 10;
 	double red_pmax = 0.2;
-	u64 tcd_k_bytes = 100 << 10;
+	u64 tcd_k_bytes = 30000;	// ours, by measurement (sim/README.md)
 	u64 tcd_period_ns = 10000;
 	double tcd_epsilon = 0.05;
+	// how NO/CE is decided outside UE (lsw_mark.h); DEQUEUE marks each
+	// packet by its queue, a step at K or RED K..tcd_kmax with tcd_pmax
+	lsw_tcd_rule tcd_rule = LSW_TCD_RULE_DEQUEUE;
+	u64 tcd_kmax_bytes = 0;
+	double tcd_pmax = 1.0;
 	bool int_enabled = false;	// HPCC
 	bool pfc_enabled = true;
 };
@@ -212,6 +217,15 @@ struct HostCfg {
 	u32 dcqcn_time_reset_us = 0, dcqcn_byte_reset = 0;
 	u32 dcqcn_ai_mbps = 0, dcqcn_hai_mbps = 0;
 	u32 dcqcn_alpha_us = 0, dcqcn_rrmp_us = 0;
+	// the HPCC simulator's overheads (its run.py): INT bytes on every
+	// HPCC data packet, and ACKs/CNPs in the data class (PFC, FIFO with
+	// data) instead of strict priority
+	u32 int_bytes = 0;
+	bool ack_data_class = false;
+	u32 HdrBytes() const
+	{
+		return kHdrBytes + (algo == Algo::Hpcc ? int_bytes : 0);
+	}
 };
 
 class Cc;

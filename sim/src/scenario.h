@@ -28,6 +28,12 @@ struct Opts {
 	u64 delay_ns = 1000;
 	int senders = 2;	// incast fan-in
 	u64 incast_bytes = 1000000;
+	// burst: N = senders bursts of burst_bytes to F1's receiver at
+	// burst_at_us; sample_ns > 0 records the root queue, F0's and F1's
+	// acknowledged bytes and paced rates every sample_ns
+	u64 burst_bytes = 64 << 10;
+	u64 burst_at_us = 100;
+	u64 sample_ns = 0;
 	int tors = 4, hosts_per_tor = 0, spines = 2;	// 0: topology's default
 	// fattree: pods of tors_per_pod ToRs and aggs_per_pod aggregation
 	// switches; each aggregation switch reaches cores / aggs_per_pod cores

@@ -38,6 +38,8 @@ void Switch::Init()
 					     1048, pt.delay_ns);
 		lsw_tcd_init(&pt.tcd, cfg.tcd_k_bytes, cfg.tcd_period_ns, ton,
 			     now);
+		lsw_tcd_set_rule(&pt.tcd, cfg.tcd_rule, cfg.tcd_kmax_bytes,
+				 cfg.tcd_pmax, 1048);
 	}
 }
 
@@ -142,8 +144,9 @@ void Switch::OnDequeue(Port &eg, Pkt *p)
 			eg.st.ce_marks++;
 		} else if (cfg.marking == Marking::Tcd) {
 			// the queue was q + p->bytes until this instant
-			lsw_tcd_catch_up(&eg.tcd, q + p->bytes, now);
-			uint8_t e = lsw_tcd_remark(eg.tcd.state, p->ecn);
+			lsw_tcd_state s = lsw_tcd_dequeue(&eg.tcd, q + p->bytes,
+							  now, &rng_);
+			uint8_t e = lsw_tcd_remark(s, p->ecn);
 
 			bool ce = e == LSW_ECN_CE && p->ecn != LSW_ECN_CE;
 			bool ue = e == LSW_ECN_ECT1 && p->ecn == LSW_ECN_ECT0;

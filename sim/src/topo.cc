@@ -90,6 +90,40 @@ void BuildVictim(const Opts &o)
 }
 
 /*
+ * The ACC paper's Figure 1 case: two long flows and a burst.
+ *
+ *   h0 (F0) ----\                 /-- h2 (R0: F0's receiver)
+ *   h1 (F1) ---- S0 ==link== S1 --- h3 (R1: F1's and the bursts' receiver)
+ *   h4 .. h(3+N)/  (the N burst senders)
+ *
+ * S1's port to h3 (port 2) is the root.  F1 and the bursts all enter S1
+ * from S0, so S1 pauses S0's link, which stops F0 too: F0 crosses no
+ * congested port and is the victim.
+ */
+void BuildBurst(const Opts &o)
+{
+	Switch *s0 = NewSwitch(o), *s1 = NewSwitch(o);
+	u64 r = o.host_bps;
+	int n = o.senders;
+
+	for (int i = 0; i < 4 + n; i++)
+		NewHost(o);
+	Connect(g_host[0], s0, r, o.delay_ns);	// s0 port 0
+	Connect(g_host[1], s0, r, o.delay_ns);	// s0 port 1
+	Connect(s0, s1, o.core_bps, o.delay_ns);	// s0 port 2, s1 port 0
+	Connect(g_host[2], s1, r, o.delay_ns);	// s1 port 1
+	Connect(g_host[3], s1, r, o.delay_ns);	// s1 port 2
+	for (int h = 4; h < 4 + n; h++)
+		Connect(g_host[h], s0, r, o.delay_ns);	// s0 port h - 1
+	for (int h = 0; h < 4 + n; h++) {
+		bool on_s1 = h == 2 || h == 3;
+
+		Route(s0, h, {on_s1 ? 2 : (h < 2 ? h : h - 1)});
+		Route(s1, h, {on_s1 ? h - 1 : 0});
+	}
+}
+
+/*
  * A cyclic buffer dependency: n switches in a ring, routed clockwise
  * only, three hosts each.  At switch i, h(3i) sends two hops clockwise
  * and h(3i+1) one hop, both to the third host of the switch reached, so
@@ -229,6 +263,8 @@ bool BuildTopology(const Opts &o)
 		BuildIncast(o);
 	else if (o.topo == "victim")
 		BuildVictim(o);
+	else if (o.topo == "burst")
+		BuildBurst(o);
 	else if (o.topo == "leafspine")
 		BuildLeafSpine(o);
 	else if (o.topo == "ring")

@@ -131,6 +131,12 @@ void Scenario(const Opts &o)
 		for (u32 s : {0u, 1u, 2u})
 			AddFlow(s, 3, o.incast_bytes, 0);
 		AddFlow(4, 5, o.incast_bytes, 0);
+	} else if (o.topo == "burst") {
+		// F0 h0 -> h2, F1 h1 -> h3 from 0; the bursts to h3 together
+		AddFlow(0, 2, o.incast_bytes, 0);
+		AddFlow(1, 3, o.incast_bytes, 0);
+		for (int i = 0; i < o.senders; i++)
+			AddFlow(4 + i, 3, o.burst_bytes, o.burst_at_us * 1000);
 	}
 }
 

@@ -57,7 +57,7 @@ def order(vals):
 
 
 def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb,
-           acc_args=()):
+           acc_args=(), row_args=None):
     lines = []
     w = lines.append
     scale = "paper scale (FULL=1)" if full else "reduced grid"
@@ -71,7 +71,13 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb,
          wall))
     w("FCT slowdown = FCT / FCT alone on an idle path (>= 1).")
     if acc_args:
-        w("ACC runs (acc, acc-nohalt) with `%s`." % " ".join(acc_args))
+        w("ACC runs (every acc row) with `%s`." % " ".join(acc_args))
+    if row_args:
+        w("")
+        w("Rows (sim/README.md, \"Switch marking and baseline presets\"):")
+        w("")
+        for a in algos:
+            w("* %s: `%s`" % (a, " ".join(row_args[a])))
     res = {}
     for wl in ("web", "hadoop"):
         w("")
@@ -116,29 +122,38 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb,
         w("| %s | %s | %s | %s |" % (text, paper, ours,
                                      "yes" if holds else "**no**"))
 
+    accs = [a for a in algos if a == "acc" or a.startswith("acc+")]
+    hpccs = [a for a in algos if a.startswith("hpcc")]
     for wl in ("web", "hadoop"):
-        acc, hp = res[(wl, "acc")], res[(wl, "hpcc")]
-        cut = 1 - acc["small"][1] / hp["small"][1]
-        claim("%s: ACC small-flow (<100 KB) p99 FCT below HPCC" % wl,
-              "29-40 % lower", "%.0f %% %s (p99 slowdown %.2f vs %.2f)"
-              % (abs(cut) * 100, "lower" if cut > 0 else "higher",
-                 acc["small"][1], hp["small"][1]), cut > 0)
-    for base in ("dcqcn", "timely"):
+        for a in accs:
+            for h in hpccs:
+                acc, hp = res[(wl, a)], res[(wl, h)]
+                cut = 1 - acc["small"][1] / hp["small"][1]
+                claim("%s: %s small-flow (<100 KB) p99 FCT below %s" %
+                      (wl, a, h), "29-40 % lower",
+                      "%.0f %% %s (p99 slowdown %.2f vs %.2f)"
+                      % (abs(cut) * 100, "lower" if cut > 0 else "higher",
+                         acc["small"][1], hp["small"][1]), cut > 0)
+    for base in [a for a in algos if a.split("-")[0] in ("dcqcn",
+                                                          "timely")]:
         acc, b = res[("web", "acc")], res[("web", base)]
-        claim("web: ACC beats %s on mean and p99 FCT" % base.upper(),
+        claim("web: ACC beats %s on mean and p99 FCT" % base,
               "ACC lower on both",
               "mean %.2f vs %.2f, p99 %.2f vs %.2f" %
               (acc["all"][0], b["all"][0], acc["all"][1], b["all"][1]),
               acc["all"][0] < b["all"][0] and acc["all"][1] < b["all"][1])
+    base_rows = [a for a in algos if a.split("-")[0] in ("dcqcn", "timely",
+                                                          "hpcc")]
     for wl in ("web", "hadoop"):
-        others = {a: res[(wl, a)]["pauses"] for a in ("dcqcn", "timely",
-                                                       "hpcc")}
-        mine = res[(wl, "acc")]["pauses"]
-        claim("%s: ACC sends fewer PFC pauses" % wl,
-              "fewer than DCQCN and TIMELY",
-              "ACC %d; %s" % (mine, ", ".join("%s %d" % (k, v)
-                                              for k, v in others.items())),
-              mine <= min(others["dcqcn"], others["timely"]))
+        others = {a: res[(wl, a)]["pauses"] for a in base_rows}
+        for a in accs:
+            mine = res[(wl, a)]["pauses"]
+            claim("%s: %s sends fewer PFC pauses" % (wl, a),
+                  "fewer than DCQCN and TIMELY",
+                  "%s %d; %s" % (a, mine, ", ".join(
+                      "%s %d" % (k, v) for k, v in others.items())),
+                  mine <= min(v for k, v in others.items()
+                              if not k.startswith("hpcc")))
     for wl in ("web", "hadoop"):
         acc, nh = res[(wl, "acc")], res[(wl, "acc-nohalt")]
         claim("%s: ACC without halt is worse on small flows" % wl,
@@ -148,11 +163,13 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb,
               nh["small"][1] > acc["small"][1])
     for x in xoffs:
         hit = [a for a in ["none"] + algos if dl[(a, x)]["deadlock"]]
-        claim("ring, XOFF %d KB: ACC avoids deadlock, DCQCN and TIMELY "
-              "hit it" % (x >> 10), "yes",
-              "deadlock: %s" % (", ".join("no CC" if a == "none" else a
-                                          for a in hit) or "none of them"),
-              "acc" not in hit and "dcqcn" in hit and "timely" in hit)
+        for a in accs:
+            claim("ring, XOFF %d KB: %s avoids deadlock, DCQCN and TIMELY "
+                  "hit it" % (x >> 10, a), "yes",
+                  "deadlock: %s" % (", ".join("no CC" if b == "none" else b
+                                              for b in hit) or
+                                    "none of them"),
+                  a not in hit and "dcqcn" in hit and "timely" in hit)
     pngs = plot(os.path.dirname(out), algos, res)
     if pngs:
         w("")

@@ -187,7 +187,7 @@ static int parse_fraction(const char *s, double *d)
 }
 
 /* Switch knobs: one table for global lines and switch key=value. */
-enum kind { K_SIZE, K_TIME, K_U32, K_FRAC, K_BOOL, K_MARKING };
+enum kind { K_SIZE, K_TIME, K_U32, K_FRAC, K_BOOL, K_MARKING, K_TCD_RULE };
 
 struct knob {
 	const char *name;
@@ -213,6 +213,9 @@ static const struct knob switch_knobs[] = {
 	SWK("tcd_period", K_TIME, tcd_period_ns, 0),
 	SWK("tcd_max_ton", K_TIME, tcd_max_ton_ns, 0),
 	SWK("tcd_epsilon", K_FRAC, tcd_epsilon, 0),
+	SWK("tcd_rule", K_TCD_RULE, tcd_rule, 0),
+	SWK("tcd_kmax", K_SIZE, tcd_kmax_bytes, 0),
+	SWK("tcd_pmax", K_FRAC, tcd_pmax, 0),
 	SWK("strict_min", K_U32, strict_min_prio, LSW_NPRIO),
 	SWK("learn", K_BOOL, learn, 0),
 	{ NULL, 0, 0, 0 },
@@ -234,6 +237,8 @@ static int set_knob(const struct knob *k, void *base, const char *v)
 		return parse_bool(v, (bool *)p);
 	case K_MARKING:
 		return lsw_parse_marking(v, (enum lsw_marking *)p);
+	case K_TCD_RULE:
+		return lsw_tcd_parse_rule(v, (enum lsw_tcd_rule *)p);
 	case K_U32:
 		if (parse_uint(v, k->max, &u))
 			return -1;
@@ -583,6 +588,8 @@ static void set_defaults(struct parser *ps)
 		.tcd_threshold_bytes = DEF_TCD_THRESHOLD_BYTES,
 		.tcd_period_ns = DEF_TCD_PERIOD_NS,
 		.tcd_epsilon = DEF_TCD_EPSILON,
+		.tcd_rule = LSW_TCD_RULE_DEQUEUE,
+		.tcd_pmax = 1.0,
 		.lossless_mask = 1u << PRIO_ROCE_DATA,
 		.strict_min_prio = DEF_STRICT_MIN_PRIO,
 		.learn = true,

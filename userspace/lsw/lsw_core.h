@@ -58,6 +58,9 @@ struct lsw_switch_cfg {
 	uint64_t tcd_period_ns;  /* T */
 	uint64_t tcd_max_ton_ns; /* 0: computed per port from the formula */
 	double tcd_epsilon;
+	enum lsw_tcd_rule tcd_rule; /* how NO/CE is decided outside UE */
+	uint64_t tcd_kmax_bytes; /* DEQUEUE: RED K..kmax if > K, else a step */
+	double tcd_pmax;         /* ... its Pmax */
 	uint8_t lossless_mask;   /* bit p: priority p is lossless (PFC) */
 	uint8_t strict_min_prio; /* priorities >= this are strict priority */
 	uint8_t dscp_prio[LSW_NDSCP];

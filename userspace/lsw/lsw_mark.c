@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lsw_mark.c - RED and TCD marking decisions; see lsw_mark.h. */
+#include <string.h>
+
 #include "lsw_mark.h"
 #include "lsw_rng.h"
 
@@ -45,10 +47,43 @@ void lsw_tcd_init(struct lsw_tcd *t, uint64_t threshold_bytes,
 		.state = LSW_TCD_NO,
 		.t_on_start_ns = now_ns,
 		.next_check_ns = now_ns + period_ns,
+		.low_bytes = 2048,
 		.threshold_bytes = threshold_bytes,
 		.period_ns = period_ns ? period_ns : 1,
 		.max_ton_ns = max_ton_ns,
 	};
+	lsw_red_init(&t->ce, threshold_bytes, threshold_bytes, 1.0);
+}
+
+void lsw_tcd_set_rule(struct lsw_tcd *t, enum lsw_tcd_rule rule,
+		      uint64_t kmax_bytes, double pmax, uint64_t mtu_bytes)
+{
+	uint64_t k = t->threshold_bytes;
+
+	t->rule = rule;
+	if (kmax_bytes > k)
+		lsw_red_init(&t->ce, k, kmax_bytes, pmax);
+	else
+		lsw_red_init(&t->ce, k, k, 1.0);
+	t->low_bytes = 2 * mtu_bytes;
+}
+
+static const char *const rule_names[] = { "dequeue", "period" };
+
+const char *lsw_tcd_rule_name(enum lsw_tcd_rule rule)
+{
+	return (unsigned int)rule < 2 ? rule_names[rule] : "?";
+}
+
+int lsw_tcd_parse_rule(const char *s, enum lsw_tcd_rule *rule)
+{
+	for (int i = 0; i < 2; i++) {
+		if (!strcmp(s, rule_names[i])) {
+			*rule = (enum lsw_tcd_rule)i;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 uint64_t lsw_tcd_max_ton_ns(uint64_t xoff_minus_xon_bytes, double epsilon,
@@ -67,11 +102,32 @@ static uint64_t earliest(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * DEQUEUE rule, a boundary of the trend check after UE: a queue that rose
+ * is the port's own congestion; one that fell or stayed is still draining
+ * what the pause left, until it is nearly empty.  Held while paused.
+ */
+static void tcd_check_trend(struct lsw_tcd *t, uint64_t q)
+{
+	if (!t->paused) {
+		if (q <= t->low_bytes)
+			t->state = LSW_TCD_NO;
+		else if (q > t->q_prev_bytes)
+			t->state = LSW_TCD_CE;
+	}
+	t->q_prev_bytes = q;
+	t->next_check_ns += t->period_ns;
+}
+
 /* One period boundary with queue q. */
 static void tcd_check(struct lsw_tcd *t, uint64_t q)
 {
 	bool above = q > t->threshold_bytes;
 
+	if (t->rule == LSW_TCD_RULE_DEQUEUE) {
+		tcd_check_trend(t, q);
+		return;
+	}
 	if (t->state == LSW_TCD_TREND)
 		t->state = (q >= t->q_prev_bytes && above) ? LSW_TCD_CE : LSW_TCD_NO;
 	else if (!t->paused)
@@ -80,41 +136,104 @@ static void tcd_check(struct lsw_tcd *t, uint64_t q)
 	t->next_check_ns += t->period_ns;
 }
 
+/* Leaving UE after max(T_on) of ON, with queue q. */
+static void tcd_leave_ue(struct lsw_tcd *t, uint64_t q, uint64_t at_ns)
+{
+	if (t->rule == LSW_TCD_RULE_DEQUEUE && q >= t->q_resume_bytes) {
+		/* Grew while ON: no trend to wait for. */
+		t->state = LSW_TCD_NO;
+		return;
+	}
+	t->state = LSW_TCD_TREND;
+	t->q_prev_bytes = q;
+	t->next_check_ns = at_ns + t->period_ns;
+}
+
+/*
+ * ON again.  With the DEQUEUE rule a resumed port is UE until it has been
+ * ON for max(T_on), as the TCD authors' simulator marks UE for an interval
+ * after every resume: until then nobody can tell a port in the ON-OFF
+ * pattern from one that was paused once.
+ */
+static void tcd_resume(struct lsw_tcd *t, uint64_t q, uint64_t at_ns)
+{
+	t->paused = false;
+	t->t_on_start_ns = at_ns;
+	t->q_resume_bytes = q;
+	if (t->rule == LSW_TCD_RULE_DEQUEUE)
+		t->state = LSW_TCD_UE;
+}
+
+static void skip_boundaries(struct lsw_tcd *t, uint64_t now_ns)
+{
+	if (t->next_check_ns <= now_ns)
+		t->next_check_ns +=
+			((now_ns - t->next_check_ns) / t->period_ns + 1) *
+			t->period_ns;
+}
+
 void lsw_tcd_catch_up(struct lsw_tcd *t, uint64_t q, uint64_t now_ns)
 {
+	bool dequeue = t->rule == LSW_TCD_RULE_DEQUEUE;
+
 	for (;;) {
 		uint64_t t_exp = t->paused ? t->paused_until_ns : TCD_NEVER;
 		uint64_t t_ue = (t->state == LSW_TCD_UE && !t->paused) ?
 					t->t_on_start_ns + t->max_ton_ns :
 					TCD_NEVER;
-		uint64_t t_chk = t->state == LSW_TCD_UE ? TCD_NEVER :
-							 t->next_check_ns;
+		/* DEQUEUE needs boundaries only for the trend check. */
+		bool checks = t->state != LSW_TCD_UE &&
+			      (!dequeue || t->state == LSW_TCD_TREND);
+		uint64_t t_chk = checks ? t->next_check_ns : TCD_NEVER;
 		uint64_t t_min = earliest(t_exp, earliest(t_ue, t_chk));
 
 		if (t_min > now_ns)
 			return;
 		if (t_min == t_exp) {
-			t->paused = false;
-			t->t_on_start_ns = t_exp;
+			tcd_resume(t, q, t_exp);
 		} else if (t_min == t_ue) {
-			/* Left the ON-OFF pattern: watch the trend for one T. */
-			t->state = LSW_TCD_TREND;
-			t->q_prev_bytes = q;
-			t->next_check_ns = t_ue + t->period_ns;
+			/* Left the ON-OFF pattern. */
+			tcd_leave_ue(t, q, t_ue);
+		} else if (dequeue) {
+			tcd_check(t, q);
+			/* q is constant until now: later boundaries see it
+			 * unchanged, which keeps TREND as it is. */
+			if (t->state == LSW_TCD_TREND && !t->paused)
+				skip_boundaries(t, now_ns);
 		} else {
 			tcd_check(t, q);
 			/* q is constant until now: the later boundaries agree. */
 			if (t->next_check_ns <= now_ns && !t->paused &&
 			    t->state != LSW_TCD_TREND) {
 				tcd_check(t, q);
-				if (t->next_check_ns <= now_ns)
-					t->next_check_ns +=
-						((now_ns - t->next_check_ns) /
-							 t->period_ns +
-						 1) * t->period_ns;
+				skip_boundaries(t, now_ns);
 			}
 		}
 	}
+}
+
+enum lsw_tcd_state lsw_tcd_dequeue(struct lsw_tcd *t, uint64_t q,
+				   uint64_t now_ns, uint64_t *rng)
+{
+	uint64_t p;
+
+	lsw_tcd_catch_up(t, q, now_ns);
+	if (t->rule != LSW_TCD_RULE_DEQUEUE || t->state == LSW_TCD_UE)
+		return t->state;
+	if (t->state == LSW_TCD_TREND) {
+		if (q > t->low_bytes)
+			return LSW_TCD_TREND;
+		t->state = LSW_TCD_NO;
+	}
+	p = lsw_red_prob(&t->ce, q);
+	if (p >= LSW_RED_PROB_ONE)
+		t->state = LSW_TCD_CE;
+	else if (p == 0)
+		t->state = LSW_TCD_NO;
+	else
+		t->state = (lsw_rng_next(rng) >> 32) < p ? LSW_TCD_CE :
+							   LSW_TCD_NO;
+	return t->state;
 }
 
 void lsw_tcd_on_pfc(struct lsw_tcd *t, uint64_t q, uint64_t pause_ns,
@@ -122,10 +241,8 @@ void lsw_tcd_on_pfc(struct lsw_tcd *t, uint64_t q, uint64_t pause_ns,
 {
 	lsw_tcd_catch_up(t, q, now_ns);
 	if (pause_ns == 0) {
-		if (t->paused) {
-			t->paused = false;
-			t->t_on_start_ns = now_ns;
-		}
+		if (t->paused)
+			tcd_resume(t, q, now_ns);
 		return;
 	}
 	if (!t->paused && now_ns - t->t_on_start_ns < t->max_ton_ns)

@@ -162,9 +162,12 @@ static void init_port(struct lsw_core *core, int i)
 		max_ton = lsw_tcd_max_ton_ns(down->xoff_bytes - down->xon_bytes,
 					     sc->tcd_epsilon, pc->rate_bps,
 					     cfg->mtu_bytes, pc->delay_ns);
-	for (int p = 0; p < LSW_NPRIO; p++)
+	for (int p = 0; p < LSW_NPRIO; p++) {
 		lsw_tcd_init(&pt->tcd[p], sc->tcd_threshold_bytes,
 			     sc->tcd_period_ns, max_ton, 0);
+		lsw_tcd_set_rule(&pt->tcd[p], sc->tcd_rule, sc->tcd_kmax_bytes,
+				 sc->tcd_pmax, cfg->mtu_bytes);
+	}
 	/* Locally administered source address for our PFC frames. */
 	pt->mac[0] = 0x02;
 	pt->mac[1] = 0x6c;
@@ -431,7 +434,8 @@ void lsw_switch_mark(struct lsw_core *core, int port, struct lsw_frame *f)
 			return;
 		ecn = LSW_ECN_CE;
 	} else {
-		enum lsw_tcd_state s = pt->tcd[f->prio].state;
+		enum lsw_tcd_state s = lsw_tcd_dequeue(&pt->tcd[f->prio], q,
+						       core->now_ns, &core->rng);
 
 		ecn = lsw_tcd_remark(s, fi.ecn);
 		if (s == LSW_TCD_UE && ecn == LSW_ECN_ECT1)

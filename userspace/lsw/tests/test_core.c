@@ -262,14 +262,15 @@ static void test_red_ect_only(void **state)
 	sim_free(s);
 }
 
-#define TWO_SWITCHES                                                        \
-	"rate 40M\ndelay 10us\nhost_queue 16MB\nmarking tcd\n"                \
+#define TWO_SWITCHES_X(extra)                                               \
+	"rate 40M\ndelay 10us\nhost_queue 16MB\nmarking tcd\n" extra          \
 	"switch s1\nswitch s2\nlink s1 s2 rate=80M\n"                                  \
 	"host a s1 127.0.0.1:1 127.0.0.1:2\n"                                 \
 	"host b s2 127.0.0.1:3 127.0.0.1:4\n"                                 \
 	"host r s2 127.0.0.1:5 127.0.0.1:6\n"                                 \
 	"mac s1 52:54:00:00:00:03 to-s2\n"                                    \
 	"mac s2 52:54:00:00:00:03 r\n"
+#define TWO_SWITCHES TWO_SWITCHES_X("")
 
 /*
  * a (on s1) and b (on s2) send to r at 0.6 C each for 1 s: the root
@@ -279,9 +280,9 @@ static void test_red_ect_only(void **state)
  * released (at 1 C, a's NIC backlog would keep a standing queue there at
  * line rate, which TCD rightly calls CE).
  */
-static void test_tcd_two_switch(void **state)
+static void tcd_two_switch(const char *text)
 {
-	struct sim *s = sim_new(TWO_SWITCHES);
+	struct sim *s = sim_new(text);
 	int a = port_of(s, "s1", "a"), b = port_of(s, "s2", "b");
 	int root = port_of(s, "s2", "r"), up = port_of(s, "s1", "to-s2");
 	const uint64_t gap_fast = FRAME_NS * 10 / 6, gap_slow = FRAME_NS * 2;
@@ -289,7 +290,6 @@ static void test_tcd_two_switch(void **state)
 	struct lsw_prio_stats sr, su;
 	struct lsw_prio_view v;
 
-	(void)state;
 	for (; t < NS_PER_S; t += gap_fast) {
 		send_ip(s, a, 1, 3, DSCP_DATA, LSW_ECN_ECT0, t);
 		send_ip(s, b, 2, 3, DSCP_DATA, LSW_ECN_ECT0, t);
@@ -327,6 +327,223 @@ static void test_tcd_two_switch(void **state)
 	assert_int_equal(v.tcd_state, LSW_TCD_NO);
 	assert_int_equal(total_drops(s), 0);
 	sim_free(s);
+}
+
+static void test_tcd_two_switch(void **state)
+{
+	(void)state;
+	tcd_two_switch(TWO_SWITCHES);
+}
+
+/* The same split with the period rule (tcd_rule period). */
+static void test_tcd_two_switch_period(void **state)
+{
+	(void)state;
+	tcd_two_switch(TWO_SWITCHES_X("tcd_rule period\n"));
+}
+
+/*
+ * a and b send 100 frames each back to back to r: the queue at r grows to
+ * ~100 frames, then drains.  K = 15 frames, T = 5 ms (~24 frame times).
+ * Returns the CE marks r received; *first and *last are the indices (in
+ * r's arrival order) of the first and last CE frame, *gaps counts unmarked
+ * frames between them.
+ */
+static int tcd_burst(const char *rule, int *first, int *last, int *gaps)
+{
+	char text[512];
+	struct sim *s;
+	int a, b, r, ce = 0;
+
+	snprintf(text, sizeof(text),
+		 ONE_SWITCH("marking tcd\ntcd_period 5ms\nxoff 400000\n"
+			    "xon 300000\nheadroom 40000\ntcd_rule %s\n"),
+		 rule);
+	s = sim_new(text);
+	a = port_of(s, "s1", "a"), b = port_of(s, "s1", "b");
+	r = port_of(s, "s1", "r");
+	for (int i = 0; i < 100; i++) {
+		send_ip(s, a, 1, 3, DSCP_DATA, LSW_ECN_ECT0, (uint64_t)i * FRAME_NS);
+		send_ip(s, b, 2, 3, DSCP_DATA, LSW_ECN_ECT0, (uint64_t)i * FRAME_NS);
+	}
+	run_to(s, NS_PER_S);
+	assert_int_equal(s->n_log[r], 200);
+	*first = *last = -1;
+	*gaps = 0;
+	for (int i = 0; i < s->n_log[r]; i++) {
+		if (s->log[r][i].ecn != LSW_ECN_CE)
+			continue;
+		if (*first < 0)
+			*first = i;
+		else
+			*gaps += i - *last - 1;
+		*last = i;
+		ce++;
+	}
+	assert_int_equal(stats(s, r, PRIO_DATA).ce_marks, (uint64_t)ce);
+	assert_int_equal(stats(s, r, PRIO_DATA).pfc_rx, 0);
+	assert_int_equal(total_drops(s), 0);
+	sim_free(s);
+	return ce;
+}
+
+/* The burst's CE frames under `rule` are first..last, without a gap. */
+static void tcd_burst_expect(const char *rule, int first_lo, int first_hi,
+			     int last_lo, int last_hi)
+{
+	int first, last, gaps, ce = tcd_burst(rule, &first, &last, &gaps);
+
+	print_message("# tcd %s: ce %d, frames %d..%d, gaps %d\n", rule, ce,
+		      first, last, gaps);
+	assert_in_range(first, first_lo, first_hi);
+	assert_int_equal(gaps, 0);
+	assert_in_range(last, last_lo, last_hi);
+}
+
+/*
+ * Dequeue rule: CE from the first frame that leaves a queue above K to the
+ * last one, the drain included; the period rule starts at a boundary and
+ * withdraws CE at the first boundary where the high queue is falling.
+ */
+static void test_tcd_dequeue_vs_period(void **state)
+{
+	(void)state;
+	/* q (itself included) > 15 frames from the 16th departure on, and
+	 * until the queue behind it is down to 15 frames. */
+	tcd_burst_expect("dequeue", 14, 16, 183, 186);
+	/* First boundary at 5 ms = 24.4 frame times; none after 25 ms. */
+	tcd_burst_expect("period", 23, 26, 120, 124);
+}
+
+#define TK 10000 /* K */
+#define TT 1000  /* T, ns */
+#define TON 5000 /* max(T_on), ns */
+
+static void tcd_pure(struct lsw_tcd *t, enum lsw_tcd_rule rule)
+{
+	lsw_tcd_init(t, TK, TT, TON, 0);
+	lsw_tcd_set_rule(t, rule, 0, 1.0, 1000);
+}
+
+/* A pause 300 ns after the start (T_on < max(T_on)), resumed at 2 us. */
+static void tcd_to_ue(struct lsw_tcd *t, uint64_t q_resume)
+{
+	lsw_tcd_on_pfc(t, 0, 10000, 300);
+	assert_int_equal(t->state, LSW_TCD_UE);
+	lsw_tcd_on_pfc(t, q_resume, 0, 2000);
+	assert_int_equal(t->q_resume_bytes, q_resume);
+}
+
+/* The state machine alone, on a virtual clock, for both rules. */
+static void test_tcd_rules(void **state)
+{
+	struct lsw_tcd t;
+	uint64_t rng = 1;
+
+	(void)state;
+	/* Dequeue: each packet is judged by its queue, no boundary needed. */
+	tcd_pure(&t, LSW_TCD_RULE_DEQUEUE);
+	assert_int_equal(lsw_tcd_dequeue(&t, TK + 1, 100, &rng), LSW_TCD_CE);
+	assert_int_equal(lsw_tcd_dequeue(&t, TK, 200, &rng), LSW_TCD_NO);
+	/* A high queue that is falling stays CE. */
+	assert_int_equal(lsw_tcd_dequeue(&t, 5 * TK, 300, &rng), LSW_TCD_CE);
+	assert_int_equal(lsw_tcd_dequeue(&t, 4 * TK, 2500, &rng), LSW_TCD_CE);
+	/*
+	 * Period: NO until the first boundary, then that boundary's state.
+	 * (Each call's q is the queue since the previous call.)
+	 */
+	tcd_pure(&t, LSW_TCD_RULE_PERIOD);
+	assert_int_equal(lsw_tcd_dequeue(&t, TK + 1, 100, &rng), LSW_TCD_NO);
+	assert_int_equal(lsw_tcd_dequeue(&t, TK + 1, 1100, &rng), LSW_TCD_CE);
+	assert_int_equal(lsw_tcd_dequeue(&t, 5 * TK, 1200, &rng), LSW_TCD_CE);
+	assert_int_equal(lsw_tcd_dequeue(&t, 5 * TK, 2100, &rng), LSW_TCD_CE);
+	/* A high queue that fell since the last boundary: NO. */
+	assert_int_equal(lsw_tcd_dequeue(&t, 4 * TK, 3100, &rng), LSW_TCD_NO);
+	assert_int_equal(lsw_tcd_dequeue(&t, 4 * TK, 4100, &rng), LSW_TCD_CE);
+	assert_int_equal(lsw_tcd_dequeue(&t, 100, 5100, &rng), LSW_TCD_NO);
+
+	/* Dequeue, UE: marks UE whatever q until ON for max(T_on) (7 us). */
+	tcd_pure(&t, LSW_TCD_RULE_DEQUEUE);
+	tcd_to_ue(&t, 3 * TK);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK, 6900, &rng), LSW_TCD_UE);
+	/* Left UE with the queue below its level at the resume: trend check,
+	 * which marks nothing while the queue falls or stays. */
+	assert_int_equal(lsw_tcd_dequeue(&t, 2 * TK, 7000, &rng), LSW_TCD_TREND);
+	assert_int_equal(lsw_tcd_remark(LSW_TCD_TREND, LSW_ECN_ECT0), LSW_ECN_ECT0);
+	assert_int_equal(lsw_tcd_dequeue(&t, 2 * TK, 8500, &rng), LSW_TCD_TREND);
+	assert_int_equal(lsw_tcd_dequeue(&t, 2 * TK - 1000, 8900, &rng),
+			 LSW_TCD_TREND);
+	/* The boundary at 9 us sees it rise: the port's own congestion. */
+	assert_int_equal(lsw_tcd_dequeue(&t, 2 * TK + 1000, 9100, &rng),
+			 LSW_TCD_CE);
+	assert_int_equal(lsw_tcd_dequeue(&t, TK, 9200, &rng), LSW_TCD_NO);
+
+	/* Left UE with the queue at or above its level at the resume:
+	 * judged at once. */
+	tcd_pure(&t, LSW_TCD_RULE_DEQUEUE);
+	tcd_to_ue(&t, 3 * TK);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK, 7000, &rng), LSW_TCD_CE);
+
+	/* The trend check ends in NO when the queue is down to 2 MTU, at a
+	 * dequeue or at a boundary. */
+	tcd_pure(&t, LSW_TCD_RULE_DEQUEUE);
+	tcd_to_ue(&t, 3 * TK);
+	assert_int_equal(lsw_tcd_dequeue(&t, 2 * TK, 7000, &rng), LSW_TCD_TREND);
+	assert_int_equal(lsw_tcd_dequeue(&t, 2000, 7500, &rng), LSW_TCD_NO);
+	tcd_pure(&t, LSW_TCD_RULE_DEQUEUE);
+	tcd_to_ue(&t, 3 * TK);
+	lsw_tcd_catch_up(&t, 2 * TK, 7000);
+	assert_int_equal(t.state, LSW_TCD_TREND);
+	lsw_tcd_catch_up(&t, 1500, 9000);
+	assert_int_equal(t.state, LSW_TCD_NO);
+
+	/* Dequeue: a pause after a long ON is no UE, but the resume is: the
+	 * port is undetermined until it has been ON for max(T_on). */
+	tcd_pure(&t, LSW_TCD_RULE_DEQUEUE);
+	lsw_tcd_on_pfc(&t, TK, 10000, 6000);
+	assert_int_equal(t.state, LSW_TCD_NO);
+	lsw_tcd_on_pfc(&t, 3 * TK, 0, 8000);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK, 8100, &rng), LSW_TCD_UE);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK, 13100, &rng), LSW_TCD_CE);
+	/* The period rule judges that port at its boundaries. */
+	tcd_pure(&t, LSW_TCD_RULE_PERIOD);
+	lsw_tcd_on_pfc(&t, TK, 10000, 6000);
+	lsw_tcd_on_pfc(&t, 3 * TK, 0, 8000);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK, 9100, &rng), LSW_TCD_CE);
+
+	/* Period, UE: one silent period, then q > K and not fallen -> CE. */
+	tcd_pure(&t, LSW_TCD_RULE_PERIOD);
+	tcd_to_ue(&t, 3 * TK);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK, 7000, &rng), LSW_TCD_TREND);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK, 7900, &rng), LSW_TCD_TREND);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK, 8100, &rng), LSW_TCD_CE);
+}
+
+/* The dequeue rule with RED thresholds: P(CE) = pmax (q - K)/(kmax - K). */
+static void test_tcd_red(void **state)
+{
+	struct lsw_tcd t;
+	uint64_t rng = 7;
+	int ce = 0, n = 20000;
+
+	(void)state;
+	lsw_tcd_init(&t, TK, TT, TON, 0);
+	lsw_tcd_set_rule(&t, LSW_TCD_RULE_DEQUEUE, 3 * TK, 0.5, 1000);
+	assert_int_equal(lsw_tcd_dequeue(&t, TK, 1, &rng), LSW_TCD_NO);
+	for (int i = 0; i < n; i++)
+		ce += lsw_tcd_dequeue(&t, 2 * TK, 2 + i, &rng) == LSW_TCD_CE;
+	print_message("# tcd red: P(CE) at the midpoint %.4f (0.25)\n",
+		      (double)ce / n);
+	assert_in_range(ce, n / 4 - n / 50, n / 4 + n / 50);
+	assert_int_equal(lsw_tcd_dequeue(&t, 3 * TK + 1, n + 10, &rng),
+			 LSW_TCD_CE);
+	/* kmax at or below K: a step. */
+	lsw_tcd_set_rule(&t, LSW_TCD_RULE_DEQUEUE, TK, 0.1, 1000);
+	assert_int_equal(lsw_tcd_dequeue(&t, TK + 1, n + 20, &rng), LSW_TCD_CE);
+	assert_int_equal(lsw_tcd_parse_rule("period", &t.rule), 0);
+	assert_int_equal(t.rule, LSW_TCD_RULE_PERIOD);
+	assert_int_equal(lsw_tcd_parse_rule("instant", &t.rule), -1);
+	assert_string_equal(lsw_tcd_rule_name(LSW_TCD_RULE_DEQUEUE), "dequeue");
 }
 
 /* An ACK sent behind a full data queue leaves ahead of it. */
@@ -526,6 +743,7 @@ static void test_config_errors(void **state)
 	expect_error("switch s\nhost h t 127.0.0.1:5 127.0.0.1:6\n", "unknown switch");
 	expect_error("switch s\nswitch s\n", "t.conf:2: switch 's' declared twice");
 	expect_error("switch s marking=fast\n", "t.conf:1: switch s: marking");
+	expect_error("switch s tcd_rule=fast\n", "t.conf:1: switch s: tcd_rule");
 	expect_error("bogus 1\n", "t.conf:1: unknown keyword 'bogus'");
 	expect_error("# nothing\n", "no switch declared");
 	expect_error("switch s\nmac s 01:00:00:00:00:01 x\n", "group address");
@@ -570,6 +788,10 @@ int main(void)
 		cmocka_unit_test(test_red_curve),
 		cmocka_unit_test(test_red_ect_only),
 		cmocka_unit_test(test_tcd_two_switch),
+		cmocka_unit_test(test_tcd_two_switch_period),
+		cmocka_unit_test(test_tcd_dequeue_vs_period),
+		cmocka_unit_test(test_tcd_rules),
+		cmocka_unit_test(test_tcd_red),
 		cmocka_unit_test(test_strict_priority),
 		cmocka_unit_test(test_robustness),
 		cmocka_unit_test(test_pfc_from_host),
