@@ -246,6 +246,7 @@ void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p)
 		.start_rate_bps = 0,
 		.line_rate_bps = ACC_DEF_LINE_RATE_BPS,
 		.base_rtt_ns = 0,
+		.window_bytes = 0,
 		.theta_ce_permille = ACC_DEF_THETA_CE_PERMILLE,
 		.p_thresh = ACC_DEF_P_THRESH,
 		.beta0_ppm = ACC_DEF_BETA0_PPM,
@@ -281,6 +282,7 @@ int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
 			     RXE_CC_ACC_MAX_PERIOD_NS) ||
 	    !rxe_cc_in_range(p->halt_max_ns, p->period_ns, RXE_CC_ACC_MAX_HALT_NS) ||
 	    !rxe_cc_in_range(p->base_rtt_ns, 0, RXE_CC_ACC_MAX_TAU_NS) ||
+	    !rxe_cc_in_range(p->window_bytes, 0, RXE_CC_ACC_MAX_WINDOW_BYTES) ||
 	    !rxe_cc_in_range(p->theta_ce_permille, 1, RXE_CC_ACC_PERMILLE) ||
 	    !rxe_cc_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
 	    !rxe_cc_in_range(p->beta0_ppm, 1, ACC_BETA_CAP) ||
@@ -336,6 +338,29 @@ u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 		      const struct rxe_cc_acc_params *p)
 {
 	return p->base_rtt_ns ? p->base_rtt_ns : st->base_rtt.val[0];
+}
+
+/**
+ * rxe_cc_acc_window_bytes - the in-flight cap, a deviation of ours
+ * @st: the QP's state
+ * @p: its knobs; window_bytes the cap at R = C, 0 for none
+ * @min_bytes: the floor, a packet: a slowed flow must still send
+ *
+ * The paper states no start rule; a flow starts at C.  The cap is one
+ * BDP scaled by R / C, as the HPCC simulator gives its windowed schemes
+ * (VAR_WIN): a burst of new flows then cannot fill the buffer before the
+ * first reaction, which takes T_tcd + an RTT + a period or two.
+ *
+ * Return: the bytes W may reach, ~0 without a cap.
+ */
+u64 rxe_cc_acc_window_bytes(const struct rxe_cc_acc *st,
+			    const struct rxe_cc_acc_params *p, u32 min_bytes)
+{
+	if (!p->window_bytes)
+		return ~0ULL;
+	return max_t(u64, mul_u64_u64_div_u64(p->window_bytes, st->rate_bps,
+					      rxe_cc_acc_max_rate_bps(p)),
+		     min_bytes);
 }
 
 /* r of a sample, 0 until it holds a span. */

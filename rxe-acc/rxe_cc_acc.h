@@ -25,6 +25,7 @@
 #define RXE_CC_ACC_MAX_P_THRESH		1000U
 #define RXE_CC_ACC_MIN_RATE_BPS		1000ULL			/* 1 kb/s */
 #define RXE_CC_ACC_MAX_RATE_BPS		(1600ULL * 1000 * 1000 * 1000)
+#define RXE_CC_ACC_MAX_WINDOW_BYTES	(1ULL << 32)
 
 struct rxe_cc_acc_params {
 	u64 period_ns;		/* T, [1 us, 100 ms]; default 50 us */
@@ -34,6 +35,7 @@ struct rxe_cc_acc_params {
 	u64 start_rate_bps;	/* [min, max]; 0 = max rate */
 	u64 line_rate_bps;	/* port speed, [1 kb/s, 1.6 Tb/s]; glue sets */
 	u64 base_rtt_ns;	/* tau, [0, 1 s]; 0 = measure (min RTT) */
+	u64 window_bytes;	/* in-flight cap at C, x R/C; 0 = none */
 	u32 theta_ce_permille;	/* CE share for "congested", [1, 1000]; 900 */
 	u32 p_thresh;		/* UE periods kept before halving, [1, 1000] */
 	u32 beta0_ppm;		/* first ramp gain, [1, ONE/2]; ONE/16 */
@@ -184,6 +186,8 @@ u64 rxe_cc_acc_next_timer_ns(const struct rxe_cc_acc *st);
 u32 rxe_cc_acc_ack_req_every(const struct rxe_cc_acc *st);
 u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 		      const struct rxe_cc_acc_params *p);
+u64 rxe_cc_acc_window_bytes(const struct rxe_cc_acc *st,
+			    const struct rxe_cc_acc_params *p, u32 min_bytes);
 u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_rate_sample *rs,
 			    const struct rxe_cc_acc_params *p);
 

@@ -133,7 +133,8 @@ E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mb
 rv=$?
 
 # --- (a) ACC with TCD -------------------------------------------------------
-if [ -z "$only" ]; then
+# (a) and (b): the checks of the incast runs, not run with CC_ACC_ONLY.
+incast_checks() {
 fig() { keyval "$d/figures.txt" "$1"; }
 hps=() devs=() qs=() uds=() uas=() hfs=() tws=() pas=() done_runs=0 marks=()
 for k in "${!accs[@]}"; do
@@ -224,7 +225,8 @@ else
 	for c in "halts" "both flows complete" "fair shares"; do ktap_fail "ecn: $c (run failed)"; done
 fi
 
-fi
+}
+[ -z "$only" ] && incast_checks
 
 # --- (c) victim, (d) destroy during a halt ------------------------------------
 d=$res/victim

@@ -20,6 +20,34 @@ static void params_10g(struct rxe_cc_acc_params *p)
 	p->line_rate_bps = LINE_BPS;
 }
 
+/*
+ * The in-flight cap: none by default; one BDP at R = C, scaled by R / C,
+ * never below the caller's packet; bounded by the check.
+ */
+static void test_window_scales_with_rate(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+
+	(void)state;
+	params_10g(&p);
+	rxe_cc_acc_init(&st, &p, 0);
+	assert_int_equal(rxe_cc_acc_window_bytes(&st, &p, 1024), ~0ULL);
+	p.window_bytes = 12500;		/* 10 Gb/s x 10 us */
+	assert_int_equal(rxe_cc_acc_params_check(&p), 0);
+	assert_int_equal(rxe_cc_acc_window_bytes(&st, &p, 1024), 12500);
+	st.rate_bps = LINE_BPS / 4;
+	assert_int_equal(rxe_cc_acc_window_bytes(&st, &p, 1024), 3125);
+	st.rate_bps = LINE_BPS / 100;
+	assert_int_equal(rxe_cc_acc_window_bytes(&st, &p, 1024), 1024);
+	/* scaled by the cap C when one is set */
+	p.max_rate_bps = LINE_BPS / 2;
+	st.rate_bps = LINE_BPS / 4;
+	assert_int_equal(rxe_cc_acc_window_bytes(&st, &p, 1024), 6250);
+	p.window_bytes = RXE_CC_ACC_MAX_WINDOW_BYTES + 1;
+	assert_int_equal(rxe_cc_acc_params_check(&p), -22);	/* -EINVAL */
+}
+
 /* @n ACKs of @bytes each, @gap_ns apart, starting @gap_ns after *now. */
 static u32 acks(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		u32 n, u32 bytes, u64 gap_ns, enum rxe_cc_mark mark, u64 *now)
@@ -1128,6 +1156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_check),
+		cmocka_unit_test(test_window_scales_with_rate),
 		cmocka_unit_test(test_starts_at_line_rate_acks_every_packet),
 		cmocka_unit_test(test_halt_time_from_known_excess),
 		cmocka_unit_test(test_halt_ends_early_on_ack_clock),

@@ -111,6 +111,8 @@ public:
 		Set(&p_.theta_ce_permille, c.acc_theta_permille);
 		p_.base_rtt_ns = c.base_rtt_ns;
 		p_.halt = c.algo != Algo::AccNoHalt;
+		if (c.acc_var_window)
+			p_.window_bytes = c.acc_window_bytes;
 		if (c.acc_gate >= 0)
 			p_.gate = (u32)c.acc_gate;
 		if (rxe_cc_acc_params_check(&p_))
@@ -149,9 +151,9 @@ public:
 			return ~0ull;
 		if (!var_)
 			return window_;
-		// at least one packet, or a slowed flow could never send
-		return std::max<u64>(window_ * (st_.rate_bps / 1000) /
-				     (line_bps / 1000), pacer.burst_bytes);
+		// the core's cap, at least one packet: a slowed flow must send
+		return rxe_cc_acc_window_bytes(&st_, &p_,
+					       (u32)pacer.burst_bytes);
 	}
 
 private:
