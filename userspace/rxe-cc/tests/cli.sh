@@ -11,19 +11,7 @@ tmp=$(mktemp -d /tmp/rxe-cc-cli.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 export RXE_CC_SYSFS=$tmp/ib RXE_CC_SYSMODULE=$tmp/module
 cc=$tmp/ib/rxe0/ports/1/cc
-n=0 failed=0
-
-ok() {	# ok DESCRIPTION CMD...: one TAP line from CMD's status
-	local d=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $d"
-	else
-		echo "not ok $n - $d"
-		failed=$((failed + 1))
-	fi
-}
+. "$here/tap.sh"
 
 # run ARGS...: rxe-cc's stdout, stderr and status into $out, $err, $rc
 run() {
@@ -157,5 +145,4 @@ ok "qp -j: status 1, nothing on stdout, the reason on stderr" eval '
 	expect 1 -j qp rxe0 state RTS && echo "# $err" &&
 	{ has "$err" "load ib_core (modprobe rdma_rxe loads it)" || has "$err" "no such RDMA device"; }'
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_finish

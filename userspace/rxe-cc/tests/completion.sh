@@ -11,19 +11,7 @@ RXE_CC=${1:-$here/../rxe-cc}
 tmp=$(mktemp -d /tmp/rxe-cc-comp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 export RXE_CC_SYSFS=$tmp/ib
-n=0 failed=0
-
-ok() {
-	local d=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $d"
-	else
-		echo "not ok $n - $d"
-		failed=$((failed + 1))
-	fi
-}
+. "$here/tap.sh"
 
 # comp LINE: the completions of LINE with the cursor at its end, sorted,
 # on one line, in a fresh bash that sourced the file
@@ -85,5 +73,4 @@ ok "qp link: devices" same "rxe0 rxe1" "rxe-cc -j qp link "
 ok "monitor -n N: no completion for the count" same "" "rxe-cc monitor -n "
 ok "help: its topics" same "knobs" "rxe-cc help k"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_finish
