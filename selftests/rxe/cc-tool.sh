@@ -9,8 +9,12 @@
 #            the kernel refuses change nothing and say why in one line;
 #   qp       during an ACC flow, the RC QPs and their driver attributes
 #            are those of "rdma -dd res show qp", marks included;
+#   qp       filters (lqpn, pid, state) pick the QPs rdma's own filters
+#            pick; ifname, port, lqpn, pid, comm equal rdma -j's;
 #   monitor  --count N refreshes once a second; SIGINT ends it with
-#            status 0; so does deleting the device it watches.
+#            status 0; so does deleting the device it watches;
+#   -V       the loaded rdma_rxe's version and srcversion as sysfs has
+#            them, and whether they match the tool's release.
 # Runs in the test VM: selftests/rxe/vm-suite cc-tool.sh (rxe-cc built).
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +29,7 @@ OUT=${OUT_DIR:-/tmp}
 CC_A=/sys/class/infiniband/rxe_a/ports/1/cc
 FLOW_S=300
 
-ktap_header "rxe-cc: show, set, qp, monitor" 13
+ktap_header "rxe-cc: show, set, qp, monitor, -V" 17
 
 if [ -x "$RXE_CC" ] && rxe_two_hosts; then
 	ktap_pass "rxe-cc built; rxe_a, rxe_b up"
@@ -49,6 +53,36 @@ show_text_case() {
 }
 ktap_check "show: a fresh device lists 37 knobs, all at their defaults" show_text_case
 
+# -V against the module the VM loaded: its version file (the dkms
+# package's VERSION-rxe-acc) or none (a tree build), and srcversion
+version_case() {
+	local m=/sys/module/rdma_rxe ver="" src=""
+	[ -r $m/version ] && ver=$(cat $m/version)
+	[ -r $m/srcversion ] && src=$(cat $m/srcversion)
+	"$RXE_CC" -V >"$OUT/version.txt" || return 1
+	"$RXE_CC" -j -V >"$OUT/version.json" || return 1
+	ktap_diag "rxe-cc -V: $(tr '\n' ';' <"$OUT/version.txt")"
+	ktap_diag "sysfs: version '$ver' srcversion '$src'"
+	VER=$ver SRC=$src python3 - "$OUT/version.json" <<'PYEOF'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+ver, src = os.environ['VER'] or None, os.environ['SRC'] or None
+m = d['module']
+want = None if ver is None else ver == d['tool']['version'] + '-rxe-acc'
+ok = (d['schema'] == 1 and m['loaded'] is True and m['version'] == ver and
+      m['srcversion'] == src and d['match'] is want and d['tool']['version'])
+print('# tool', d['tool'], 'module', m, 'match', d['match'], 'want', want)
+sys.exit(0 if ok else 1)
+PYEOF
+	[ $? = 0 ] || return 1
+	if [ -n "$ver" ]; then
+		grep -q "^rdma_rxe: $ver" "$OUT/version.txt"
+	else
+		grep -q "^rdma_rxe: no version.*cannot be compared" "$OUT/version.txt"
+	fi
+}
+ktap_check "-V: the loaded rdma_rxe's version and srcversion, and the match" version_case
+
 show_json_case() {
 	"$RXE_CC" --json show >"$OUT/show.json" || return 1
 	py "len(d) == 2 and d[0]['device'] == 'rxe_a' and
@@ -68,10 +102,29 @@ EOF
 }
 ktap_check "show --json: both devices, values equal to sysfs" show_json_case
 
+# rdma's DEV/PORT, pretty JSON the same data
+show_devport_case() {
+	"$RXE_CC" show rxe_a/1 >"$OUT/show-port.txt" &&
+		"$RXE_CC" -p show link rxe_a/1 >"$OUT/show.pretty.json" || return 1
+	cmp -s "$OUT/show.txt" "$OUT/show-port.txt" &&
+		python3 -c "import json,sys
+a = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+sys.exit(0 if a == b[:1] and a[0]['ifname'] == 'rxe_a' and a[0]['port'] == 1 else 1)" \
+			"$OUT/show.pretty.json" "$OUT/show.json" &&
+		[ "$(wc -l <"$OUT/show.pretty.json")" -gt 100 ]
+}
+ktap_check "show rxe_a/1 as show rxe_a; -p the same JSON, indented" show_devport_case
+
 # set_case: acc_period_us 4000 is refused while acc_halt_max_us is 400
 set_order_case() {
 	"$RXE_CC" set rxe_a acc_period_us=4000 acc_halt_max_us=32000 \
-		algorithm=acc prio5_np=0 || return 1
+		algorithm=acc prio5_np=0 >"$OUT/set.txt" || return 1
+	ktap_diag "set echoed: $(tr '\n' ';' <"$OUT/set.txt")"
+	[ "$(cat "$OUT/set.txt")" = "rxe_a/1 acc_period_us 50 -> 4000
+rxe_a/1 acc_halt_max_us 400 -> 32000
+rxe_a/1 algorithm none -> acc
+rxe_a/1 prio5_np 1 -> 0" ] || return 1
 	ktap_diag "after set: period $(cat $CC_A/acc_period_us), halt max" \
 		  "$(cat $CC_A/acc_halt_max_us), algorithm $(cat $CC_A/algorithm)," \
 		  "prio5_np $(cat $CC_A/prio5_np)"
@@ -82,6 +135,18 @@ set_order_case() {
 }
 ktap_check "set: dependent knobs in any order (period before its cap), show marks them" \
 	set_order_case
+
+# an mlx5 name sets our knob in the kernel, and says so
+mlx5_name_case() {
+	local before
+	before=$(cat $CC_A/rpg_ai_rate)
+	"$RXE_CC" -j set rxe_a rp_ai_rate=10 >"$OUT/set-mlx5.json" || return 1
+	ktap_diag "rpg_ai_rate $before -> $(cat $CC_A/rpg_ai_rate): $(cat "$OUT/set-mlx5.json")"
+	[ "$(cat $CC_A/rpg_ai_rate)" = 10 ] && py "d[0]['changes'] == [{'knob': 'rpg_ai_rate',
+		'given_as': 'rp_ai_rate', 'old': $before, 'new': 10, 'changed': True}]" \
+		"$OUT/set-mlx5.json" && "$RXE_CC" set rxe_a rpg_ai_rate="$before" >/dev/null
+}
+ktap_check "set: mlx5's rp_ai_rate sets rpg_ai_rate; -j echoes old and new" mlx5_name_case
 
 # refused CMD... MSG: CMD fails with status 1 and one stderr line with MSG;
 # no knob of rxe_a changed
@@ -143,6 +208,57 @@ for q in json.load(open(sys.argv[1])):
 		grep -qE '^rxe_b +[0-9]+ +[0-9]+ RTS +acc +(run|halted|victim) .* ce [0-9]+/ue [0-9]+$' "$OUT/qp.txt"
 }
 ktap_check "qp: the RC QPs of rdma res, an ACC QP running, text and JSON" qp_case
+
+# qp's filters pick the QPs the unfiltered list says they should: the
+# flow's server QP is on rxe_a, its client QP on rxe_b, in two processes;
+# and the keys rdma -j and rxe-cc -j share have the same values
+qp_filter_case() {
+	local lqpn pid
+	"$RXE_CC" -j qp >"$OUT/qp-all.json" || return 1
+	read -r lqpn pid < <(python3 -c "import json,sys
+q = [q for q in json.load(open(sys.argv[1])) if q['ifname'] == 'rxe_b'][0]
+print(q['lqpn'], q['pid'])" "$OUT/qp-all.json")
+	"$RXE_CC" -j qp rxe_b lqpn "$lqpn" >"$OUT/qp-lqpn.json" &&
+		"$RXE_CC" -j qp pid "$pid" >"$OUT/qp-pid.json" &&
+		"$RXE_CC" -j qp state rts >"$OUT/qp-rts.json" &&
+		"$RXE_CC" -j qp state ERR,SQE >"$OUT/qp-err.json" &&
+		"$RXE_CC" -j qp link rxe_b/1 lqpn "$lqpn" pid 1 >"$OUT/qp-none.json" ||
+		return 1
+	python3 - "$OUT" "$lqpn" "$pid" <<'PYEOF' || return 1
+import json, sys
+o, lqpn, pid = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+ld = lambda n: [(q['ifname'], q['lqpn']) for q in json.load(open(f'{o}/qp-{n}.json'))]
+a = json.load(open(f'{o}/qp-all.json'))
+pick = lambda f: [(q['ifname'], q['lqpn']) for q in a if f(q)]
+got = {n: ld(n) for n in ('lqpn', 'pid', 'rts', 'err', 'none')}
+want = {'lqpn': pick(lambda q: q['ifname'] == 'rxe_b' and q['lqpn'] == lqpn),
+        'pid': pick(lambda q: q['pid'] == pid),
+        'rts': pick(lambda q: q['state'] == 'RTS'),
+        'err': pick(lambda q: q['state'] in ('ERR', 'SQE')), 'none': []}
+print('# all:', [(q['ifname'], q['lqpn'], q['pid'], q['state']) for q in a])
+print('# filtered:', got)
+sys.exit(0 if got == want and len(got['lqpn']) == 1 and
+         0 < len(got['pid']) < len(a) else 1)
+PYEOF
+	"$RXE_CC" -j qp link rxe_b/1 >"$OUT/qp-b.json" || return 1
+	# the keys shared with rdma -j
+	rdma -j res show qp link rxe_b/1 >"$OUT/rdma-qp.json" 2>/dev/null || return 1
+	python3 - "$OUT/qp-b.json" "$OUT/rdma-qp.json" <<'PYEOF'
+import json, sys
+ours = {q['lqpn']: q for q in json.load(open(sys.argv[1]))}
+theirs = {q['lqpn']: q for q in json.load(open(sys.argv[2])) if q.get('type') == 'RC'}
+keys = ('ifname', 'port', 'lqpn', 'rqpn', 'state', 'pid', 'comm')
+bad = [(n, k, ours[n].get(k), theirs[n].get(k)) for n in ours if n in theirs
+       for k in keys if k in theirs[n] and ours[n].get(k) != theirs[n][k]]
+seen = {k for n in ours if n in theirs for k in keys if k in theirs[n]}
+print('# QPs in both:', len(set(ours) & set(theirs)), 'keys compared:',
+      sorted(seen), 'differences:', bad)
+sys.exit(0 if ours and set(ours) == set(theirs) and not bad and
+         {'ifname', 'port', 'lqpn', 'state', 'pid'} <= seen else 1)
+PYEOF
+}
+ktap_check "qp: lqpn, pid, state filters pick their QPs; the keys shared with rdma -j equal its values" \
+	qp_filter_case
 
 monitor_count_case() {
 	local t0 t1 lines

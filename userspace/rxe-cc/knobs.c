@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * knobs.c - the knob table and the checks a value passes before rxe-cc
- * writes it.  tests/test_knobs.c holds the table to the ABI document.
+ * writes it.  tests/test_parse.c holds the table to the ABI document.
  */
 #include "knobs.h"
 
@@ -72,6 +72,82 @@ const struct knob *knob_find(const char *name)
 		if (!strcmp(knob_table[i].name, name))
 			return &knob_table[i];
 	return NULL;
+}
+
+#define NO_CNP_PRIO \
+	"rxe's CNPs carry no VLAN tag: their priority comes from the DSCP (set cnp_dscp)"
+
+const struct knob_alias knob_aliases[] = {
+	{ "rp_clamp_tgt_rate", "clamp_tgt_rate", 0, NULL },
+	{ "rp_time_reset", "rpg_time_reset", 0, NULL },
+	{ "rp_byte_reset", "rpg_byte_reset", 0, NULL },
+	{ "rp_threshold", "rpg_threshold", 0, NULL },
+	{ "rp_ai_rate", "rpg_ai_rate", 0, NULL },
+	{ "rp_max_rate", "rpg_max_rate", 0, NULL },
+	{ "rp_hai_rate", "rpg_hai_rate", 0, NULL },
+	{ "rp_min_dec_fac", "rpg_min_dec_fac", 0, NULL },
+	{ "rp_min_rate", "rpg_min_rate", 0, NULL },
+	{ "rp_rate_to_set_on_first_cnp", "rate_to_set_on_first_cnp", 1,
+	  "0 means the full port speed on mlx5 and a normal cut here: set rate_to_set_on_first_cnp to the line rate in Mb/s" },
+	{ "rp_dce_tcp_g", "dce_tcp_g", 0, NULL },
+	{ "rp_dce_tcp_rtt", "dce_tcp_rtt", 0, NULL },
+	{ "rp_rate_reduce_monitor_period", "rate_reduce_monitor_period", 0, NULL },
+	{ "rp_initial_alpha_value", "initial_alpha_value", 0, NULL },
+	{ "rp_gd", "rpg_gd", 0, NULL },
+	{ "np_min_time_between_cnps", "min_time_between_cnps", 0, NULL },
+	{ "np_cnp_dscp", "cnp_dscp", 0, NULL },
+	{ "rp_clamp_tgt_rate_ati", NULL, 0,
+	  "no counterpart: rxe's DCQCN updates the target rate as clamp_tgt_rate says" },
+	{ "clamp_tgt_rate_after_time_inc", NULL, 0,
+	  "no counterpart: rxe's DCQCN updates the target rate as clamp_tgt_rate says" },
+	{ "np_cnp_prio_mode", NULL, 0, NO_CNP_PRIO },
+	{ "np_cnp_prio", NULL, 0, NO_CNP_PRIO },
+	{ "cnp_802p_prio", NULL, 0, NO_CNP_PRIO },
+	{ "rtt_resp_dscp_valid", NULL, 0,
+	  "no counterpart: rxe answers no RTT probes (ACC's ACKs move with ack_dscp)" },
+	{ "rtt_resp_dscp", NULL, 0,
+	  "no counterpart: rxe answers no RTT probes (ACC's ACKs move with ack_dscp)" },
+};
+
+const size_t knob_alias_count = sizeof(knob_aliases) / sizeof(knob_aliases[0]);
+
+const struct knob_alias *knob_alias_find(const char *name)
+{
+	for (size_t i = 0; i < knob_alias_count; i++)
+		if (!strcmp(knob_aliases[i].name, name))
+			return &knob_aliases[i];
+	return NULL;
+}
+
+const char *knob_alias_of(const struct knob *k)
+{
+	for (size_t i = 0; i < knob_alias_count; i++)
+		if (knob_aliases[i].target &&
+		    !strcmp(knob_aliases[i].target, k->name))
+			return knob_aliases[i].name;
+	return NULL;
+}
+
+const struct knob *knob_lookup(const char *name, const char *value, char *why,
+			       size_t why_len)
+{
+	const struct knob *k = knob_find(name);
+	const struct knob_alias *a;
+
+	if (k)
+		return k;
+	a = knob_alias_find(name);
+	if (!a) {
+		snprintf(why, why_len,
+			 "unknown knob '%.64s' (rxe-cc show lists them)", name);
+		return NULL;
+	}
+	if (!a->target || (a->zero_differs && *value &&
+			    strspn(value, "0") == strlen(value))) {
+		snprintf(why, why_len, "%s (mlx5): %s", a->name, a->why);
+		return NULL;
+	}
+	return knob_find(a->target);
 }
 
 int word_in_list(const char *word, const char *list)

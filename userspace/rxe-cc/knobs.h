@@ -45,6 +45,37 @@ extern const size_t knob_count;
 const struct knob *knob_find(const char *name);
 
 /*
+ * The names NVIDIA's mlx5 gives DCQCN's parameters in debugfs
+ * (cc_params/rp_*, np_*) and in the ecn/ sysfs of its out-of-tree
+ * driver, so that scripts for mlx5 carry over.  An alias with a TARGET
+ * means the same in the same unit; ZERO_DIFFERS marks one whose value 0
+ * means something else on mlx5 (refused, with WHY).  One without a
+ * TARGET has no counterpart here and is refused with WHY.
+ */
+struct knob_alias {
+	const char *name;
+	const char *target;
+	int zero_differs;
+	const char *why;
+};
+
+extern const struct knob_alias knob_aliases[];
+extern const size_t knob_alias_count;
+
+const struct knob_alias *knob_alias_find(const char *name);
+
+/* the alias of knob K, or NULL */
+const char *knob_alias_of(const struct knob *k);
+
+/*
+ * knob_lookup - NAME (ours or an mlx5 alias) to its knob, for the value
+ * VALUE.  NULL with a one-line reason in WHY when the name is unknown or
+ * the alias is refused.
+ */
+const struct knob *knob_lookup(const char *name, const char *value, char *why,
+			       size_t why_len);
+
+/*
  * knob_check - is VALUE a well-formed value of knob K?  AVAILABLE is the
  * device's space-separated algorithm list (for KNOB_ALGO/KNOB_PRIO_ALGO).
  * Returns 0, or -1 with a one-line reason in WHY (WHY_LEN bytes).

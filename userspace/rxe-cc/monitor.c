@@ -16,7 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
+#include "nl.h"
 #include "out.h"
+#include "show.h"
 #include "qpcmd.h"
 #include "sysfs.h"
 
@@ -80,22 +83,20 @@ static void print_text(FILE *f, const char *dev, const struct dev_view *v)
 	fputc('\n', f);
 }
 
-static void print_json(FILE *f, const char *dev, const struct dev_view *v,
-		       int first)
+static void print_json(struct jw *w, const char *dev,
+		       const struct dev_view *v)
 {
-	fprintf(f, "%s{\"device\":", first ? "" : ",");
-	json_string(f, dev);
-	fputs(",\"per_second\":{", f);
+	jw_obj_open(w, NULL);
+	json_dev_keys(w, dev);
+	jw_obj_open(w, "per_second");
 	for (size_t m = 0; m < N_MARKS; m++)
-		fprintf(f, "%s\"%s\":%" PRIu64, m ? "," : "", marks[m],
-			mark_delta(v, m));
-	fputs("},\"qps\":[", f);
-	for (int i = 0; i < v->now.n; i++) {
-		if (i)
-			fputc(',', f);
-		qp_json(f, dev, &v->now.qp[i]);
-	}
-	fputs("]}", f);
+		jw_u64(w, marks[m], mark_delta(v, m));
+	jw_obj_close(w);
+	jw_arr_open(w, "qps");
+	for (int i = 0; i < v->now.n; i++)
+		qp_json(w, dev, &v->now.qp[i], 0);
+	jw_arr_close(w);
+	jw_obj_close(w);
 }
 
 /* Sleeps one second unless a signal ends it. */
@@ -107,14 +108,18 @@ static void nap(void)
 		;
 }
 
-int monitor_run(FILE *f, char (*devs)[DEV_NAME_MAX], int n, int json, long count)
+int monitor_run(FILE *f, char (*devs)[DEV_NAME_MAX], int n,
+		const struct qp_filter *filter, int json, int pretty,
+		long count)
 {
+	struct jw w;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct dev_view *v = calloc(n, sizeof(*v));
 	int tty = !json && isatty(fileno(f)), ret = 0, gone = -1;
 
 	if (!v)
 		return -1;
+	jw_init(&w, f, pretty);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -131,14 +136,14 @@ int monitor_run(FILE *f, char (*devs)[DEV_NAME_MAX], int n, int json, long count
 			v[d].now = tmp;
 			memcpy(v[d].mark_before, v[d].mark, sizeof(v[d].mark));
 			v[d].have_before = round > 0;
-			e = qp_collect(devs[d], &v[d].now);
+			e = qp_collect(devs[d], filter, &v[d].now);
 			if (e == -ENODEV || !cc_dev_exists(devs[d])) {
 				gone = d;
 				break;
 			}
 			if (e) {
 				fprintf(stderr, "rxe-cc: %s: %s\n", devs[d],
-					strerror(-e));
+					nl_strerror(e));
 				ret = -1;
 				goto out;
 			}
@@ -149,17 +154,23 @@ int monitor_run(FILE *f, char (*devs)[DEV_NAME_MAX], int n, int json, long count
 			break;
 		if (tty)
 			fputs("\033[H\033[2J", f);
-		if (json)
-			fprintf(f, "{\"time\":%lld,\"devices\":[",
-				(long long)time(NULL));
+		if (json) {
+			jw_obj_open(&w, NULL);
+			jw_u64(&w, "schema", JSON_SCHEMA);
+			jw_s64(&w, "time", (int64_t)time(NULL));
+			jw_arr_open(&w, "devices");
+		}
 		for (int d = 0; d < n; d++) {
 			if (json)
-				print_json(f, devs[d], &v[d], !d);
+				print_json(&w, devs[d], &v[d]);
 			else
 				print_text(f, devs[d], &v[d]);
 		}
-		if (json)
-			fputs("]}\n", f);
+		if (json) {
+			jw_arr_close(&w);
+			jw_obj_close(&w);
+			jw_end(&w);
+		}
 		fflush(f);
 	}
 	if (gone >= 0)

@@ -153,3 +153,15 @@ int nl_qps(uint32_t index, void (*fn)(const struct qp_info *qp, void *arg),
 		return -ENODEV;
 	return ret < 0 ? ret : w.n;
 }
+
+const char *nl_strerror(int err)
+{
+	switch (err) {
+	case -EPROTONOSUPPORT:
+		return "the kernel has no RDMA netlink (EPROTONOSUPPORT): load ib_core (modprobe rdma_rxe loads it)";
+	case -ENODEV:
+		return "no such RDMA device";
+	default:
+		return strerror(-err);
+	}
+}

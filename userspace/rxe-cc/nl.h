@@ -17,4 +17,10 @@ int nl_dev_index(const char *dev, uint32_t *index);
 int nl_qps(uint32_t index, void (*fn)(const struct qp_info *qp, void *arg),
 	   void *arg);
 
+/*
+ * A one-line reason for -errno ERR of the calls above; says which module
+ * to load when the kernel has no rdma netlink (-EPROTONOSUPPORT).
+ */
+const char *nl_strerror(int err);
+
 #endif

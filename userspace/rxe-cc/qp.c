@@ -4,7 +4,10 @@
  */
 #include "qp.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
+#include <strings.h>
 #include <rdma/rdma_netlink.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +47,7 @@ static int parse_driver(const struct nlattr *table, struct qp_info *qp)
 				copy_str(cur->name, a);
 			} else {
 				cur->is_string = 1;
+				cur->kind = DRV_STR;
 				copy_str(cur->str, a);
 				qp->n_drv++;
 				cur = NULL;
@@ -55,9 +59,14 @@ static int parse_driver(const struct nlattr *table, struct qp_info *qp)
 		case RDMA_NLDEV_ATTR_DRIVER_S32:
 			if (!cur || mnl_attr_validate(a, MNL_TYPE_U32) < 0)
 				return -1;
-			cur->value = t == RDMA_NLDEV_ATTR_DRIVER_S32 ?
-				(uint64_t)(int64_t)(int32_t)mnl_attr_get_u32(a) :
-				mnl_attr_get_u32(a);
+			if (t == RDMA_NLDEV_ATTR_DRIVER_S32) {
+				cur->kind = DRV_S64;
+				cur->sval = (int32_t)mnl_attr_get_u32(a);
+				cur->value = (uint64_t)cur->sval;
+			} else {
+				cur->kind = DRV_U64;
+				cur->value = mnl_attr_get_u32(a);
+			}
 			qp->n_drv++;
 			cur = NULL;
 			break;
@@ -66,6 +75,9 @@ static int parse_driver(const struct nlattr *table, struct qp_info *qp)
 			if (!cur || mnl_attr_validate(a, MNL_TYPE_U64) < 0)
 				return -1;
 			cur->value = mnl_attr_get_u64(a);
+			cur->kind = t == RDMA_NLDEV_ATTR_DRIVER_S64 ?
+				DRV_S64 : DRV_U64;
+			cur->sval = (int64_t)cur->value;
 			qp->n_drv++;
 			cur = NULL;
 			break;
@@ -176,6 +188,14 @@ const char *qp_state_name(uint8_t state)
 	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "?";
 }
 
+int qp_state_parse(const char *name)
+{
+	for (int s = 0; s < 7; s++)
+		if (!strcasecmp(name, qp_state_name(s)))
+			return s;
+	return -1;
+}
+
 const char *qp_cc_state(const struct qp_info *qp)
 {
 	const struct qp_drv_attr *algo = qp_drv(qp, "cc_algorithm");
@@ -204,4 +224,97 @@ const char *qp_marks(const struct qp_info *qp, char *buf, size_t len)
 	else
 		snprintf(buf, len, "-");
 	return buf;
+}
+
+int qp_filter_is_key(const char *w)
+{
+	return !strcmp(w, "lqpn") || !strcmp(w, "pid") || !strcmp(w, "state");
+}
+
+/* a decimal number that fits 32 bits, ending at *END */
+static int parse_u32(const char *s, char **end, uint32_t *v)
+{
+	unsigned long long n;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	n = strtoull(s, end, 10);
+	if (errno || n > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)n;
+	return 0;
+}
+
+static int add_ranges(struct qp_range *r, int *n, const char *list)
+{
+	const char *p = list;
+
+	if (!*p)
+		return -1;
+	while (*p) {
+		char *end;
+		uint32_t lo, hi;
+
+		if (parse_u32(p, &end, &lo))
+			return -1;
+		hi = lo;
+		if (*end == '-' && parse_u32(end + 1, &end, &hi))
+			return -1;
+		if (hi < lo || *n == QP_FILTER_RANGES ||
+		    (*end && *end != ',') || (*end == ',' && !end[1]))
+			return -1;
+		r[(*n)++] = (struct qp_range){ lo, hi };
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int qp_filter_add(struct qp_filter *f, const char *key, const char *list,
+		  char *why, size_t why_len)
+{
+	if (!strcmp(key, "state")) {
+		char buf[64], *tok, *save;
+
+		if (!*list || strlen(list) >= sizeof(buf))
+			goto bad_state;
+		snprintf(buf, sizeof(buf), "%s", list);
+		for (tok = strtok_r(buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			int s = qp_state_parse(tok);
+
+			if (s < 0)
+				goto bad_state;
+			f->states |= 1u << s;
+		}
+		return 0;
+bad_state:
+		snprintf(why, why_len, "state '%.40s' is not a list of RESET, INIT, RTR, RTS, SQD, SQE, ERR",
+			 list);
+		return -1;
+	}
+	if (!strcmp(key, "lqpn") ? add_ranges(f->lqpn, &f->n_lqpn, list) :
+	    !strcmp(key, "pid") ? add_ranges(f->pid, &f->n_pid, list) : -1) {
+		snprintf(why, why_len, "%s '%.40s' is not a list of numbers and ranges (1,5-7)",
+			 key, list);
+		return -1;
+	}
+	return 0;
+}
+
+static int in_ranges(const struct qp_range *r, int n, uint32_t v)
+{
+	if (!n)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (v >= r[i].lo && v <= r[i].hi)
+			return 1;
+	return 0;
+}
+
+int qp_filter_match(const struct qp_filter *f, const struct qp_info *qp)
+{
+	return in_ranges(f->lqpn, f->n_lqpn, qp->lqpn) &&
+	       in_ranges(f->pid, f->n_pid, qp->pid) &&
+	       (!f->states || (qp->state < 32 && f->states & 1u << qp->state));
 }

@@ -14,10 +14,14 @@
 #define QP_DRV_MAX	32
 #define QP_NAME_MAX	48
 
+enum qp_drv_kind { DRV_U64, DRV_S64, DRV_STR };
+
 struct qp_drv_attr {
 	char name[QP_NAME_MAX];
-	int is_string;
-	uint64_t value;
+	enum qp_drv_kind kind;
+	int is_string;		/* kind == DRV_STR */
+	uint64_t value;		/* DRV_U64; DRV_S64 as (uint64_t)sval */
+	int64_t sval;		/* DRV_S64 */
 	char str[QP_NAME_MAX];
 };
 
@@ -40,6 +44,8 @@ const struct qp_drv_attr *qp_drv(const struct qp_info *qp, const char *name);
 uint64_t qp_drv_u64(const struct qp_info *qp, const char *name, uint64_t def);
 
 const char *qp_type_name(uint8_t type);
+/* the state's number from its name (any case): 0..6, or -1 */
+int qp_state_parse(const char *name);
 const char *qp_state_name(uint8_t state);
 
 /*
@@ -53,5 +59,28 @@ const char *qp_cc_state(const struct qp_info *qp);
  * with CE, periods with UE only), DCQCN "cnp N" (CNPs handled), else "-".
  */
 const char *qp_marks(const struct qp_info *qp, char *buf, size_t len);
+
+/*
+ * The filters of "rxe-cc qp" as rdma writes them: lqpn and pid take a
+ * comma-separated list of numbers and ranges ("5", "1-7,12"), state a
+ * list of state names ("RTS,ERR").  An empty filter matches every QP.
+ */
+#define QP_FILTER_RANGES	16
+
+struct qp_range {
+	uint32_t lo, hi;
+};
+
+struct qp_filter {
+	int n_lqpn, n_pid;
+	struct qp_range lqpn[QP_FILTER_RANGES], pid[QP_FILTER_RANGES];
+	unsigned int states;	/* bit per enum ib_qp_state; 0: any */
+};
+
+/* Adds LIST to the filter KEY (lqpn, pid, state): 0, or -1 (WHY). */
+int qp_filter_add(struct qp_filter *f, const char *key, const char *list,
+		  char *why, size_t why_len);
+int qp_filter_is_key(const char *word);
+int qp_filter_match(const struct qp_filter *f, const struct qp_info *qp);
 
 #endif

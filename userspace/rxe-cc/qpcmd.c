@@ -12,14 +12,31 @@
 
 #include "nl.h"
 #include "out.h"
+#include "sysfs.h"
 
 #define IB_QPT_RC	2
 
+static void proc_comm(uint32_t pid, char *comm, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/comm", pid);
+	if (sysfs_read_file(path, comm, len))
+		*comm = 0;
+}
+
+struct collect {
+	struct qp_list *l;
+	const struct qp_filter *filter;
+};
+
 static void collect_one(const struct qp_info *qp, void *arg)
 {
-	struct qp_list *l = arg;
+	struct collect *c = arg;
+	struct qp_list *l = c->l;
 
-	if (qp->type != IB_QPT_RC || l->n < 0)
+	if (qp->type != IB_QPT_RC || l->n < 0 ||
+	    (c->filter && !qp_filter_match(c->filter, qp)))
 		return;
 	if (l->n == l->cap) {
 		int cap = l->cap ? 2 * l->cap : 16;
@@ -32,11 +49,16 @@ static void collect_one(const struct qp_info *qp, void *arg)
 		l->qp = p;
 		l->cap = cap;
 	}
-	l->qp[l->n++] = *qp;
+	l->qp[l->n] = *qp;
+	if (!*qp->comm && qp->pid)	/* as rdma: a user QP's process */
+		proc_comm(qp->pid, l->qp[l->n].comm, sizeof(qp->comm));
+	l->n++;
 }
 
-int qp_collect(const char *dev, struct qp_list *l)
+int qp_collect(const char *dev, const struct qp_filter *filter,
+	       struct qp_list *l)
 {
+	struct collect c = { l, filter };
 	uint32_t index;
 	int ret;
 
@@ -44,7 +66,7 @@ int qp_collect(const char *dev, struct qp_list *l)
 	ret = nl_dev_index(dev, &index);
 	if (ret)
 		return ret;
-	ret = nl_qps(index, collect_one, l);
+	ret = nl_qps(index, collect_one, &c);
 	if (ret < 0)
 		return ret;
 	if (l->n < 0) {
@@ -60,32 +82,45 @@ void qp_list_free(struct qp_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-void qp_json(FILE *f, const char *dev, const struct qp_info *qp)
+void qp_json(struct jw *w, const char *dev, const struct qp_info *qp,
+	     int top)
 {
-	fputs("{\"device\":", f);
-	json_string(f, dev);
-	fprintf(f, ",\"lqpn\":%" PRIu32, qp->lqpn);
+	jw_obj_open(w, NULL);
+	if (top)
+		jw_u64(w, "schema", JSON_SCHEMA);
+	jw_str(w, "ifname", dev);
+	jw_u64(w, "port", qp->port ? qp->port : 1);
+	jw_str(w, "device", dev);
+	jw_u64(w, "lqpn", qp->lqpn);
 	if (qp->has_rqpn)
-		fprintf(f, ",\"rqpn\":%" PRIu32, qp->rqpn);
-	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\",\"pid\":%" PRIu32
-		",\"cc_state\":\"%s\",\"driver\":{", qp_type_name(qp->type),
-		qp_state_name(qp->state), qp->pid, qp_cc_state(qp));
+		jw_u64(w, "rqpn", qp->rqpn);
+	jw_str(w, "type", qp_type_name(qp->type));
+	jw_str(w, "state", qp_state_name(qp->state));
+	jw_u64(w, "pid", qp->pid);
+	if (*qp->comm)
+		jw_str(w, "comm", qp->comm);
+	jw_str(w, "cc_state", qp_cc_state(qp));
+	jw_obj_open(w, "driver");
 	for (int i = 0; i < qp->n_drv; i++) {
 		const struct qp_drv_attr *d = &qp->drv[i];
 
-		if (i)
-			fputc(',', f);
-		json_string(f, d->name);
-		fputc(':', f);
-		if (d->is_string)
-			json_string(f, d->str);
-		else
-			fprintf(f, "%" PRIu64, d->value);
+		switch (d->kind) {
+		case DRV_STR:
+			jw_str(w, d->name, d->str);
+			break;
+		case DRV_S64:
+			jw_s64(w, d->name, d->sval);
+			break;
+		case DRV_U64:
+			jw_u64(w, d->name, d->value);
+			break;
+		}
 	}
-	fputs("}}", f);
+	jw_obj_close(w);
+	jw_obj_close(w);
 }
 
-static void qp_text(FILE *f, const char *dev, const struct qp_info *qp)
+void qp_text(FILE *f, const char *dev, const struct qp_info *qp)
 {
 	const struct qp_drv_attr *algo = qp_drv(qp, "cc_algorithm");
 	char rate[24] = "-", line[24] = "-", rqpn[12] = "-", marks[48];
@@ -112,25 +147,3 @@ void qp_text_header(FILE *f)
 		"inflight_B", "halts", "marks");
 }
 
-int qp_show(FILE *f, const char *dev, int json, int *shown)
-{
-	struct qp_list l = { 0 };
-	int ret = qp_collect(dev, &l);
-
-	if (ret) {
-		fprintf(stderr, "rxe-cc: %s: %s\n", dev,
-			ret == -ENODEV ? "no such RDMA device" : strerror(-ret));
-		return -1;
-	}
-	for (int i = 0; i < l.n; i++) {
-		if (json) {
-			if ((*shown)++)
-				fputc(',', f);
-			qp_json(f, dev, &l.qp[i]);
-		} else {
-			qp_text(f, dev, &l.qp[i]);
-		}
-	}
-	qp_list_free(&l);
-	return 0;
-}

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "json.h"
 #include "qp.h"
 
 struct qp_list {
@@ -12,20 +13,23 @@ struct qp_list {
 	struct qp_info *qp;
 };
 
-/* The RC QPs of DEV into L (emptied first): 0, or -errno (-ENODEV). */
-int qp_collect(const char *dev, struct qp_list *l);
+/*
+ * The RC QPs of DEV that FILTER (NULL: all) lets through into L (emptied
+ * first): 0, or -errno (-ENODEV; -EPROTONOSUPPORT without rdma netlink).
+ */
+int qp_collect(const char *dev, const struct qp_filter *filter,
+	       struct qp_list *l);
 void qp_list_free(struct qp_list *l);
 
-/* One QP as a JSON object, DEV included. */
-void qp_json(FILE *f, const char *dev, const struct qp_info *qp);
-
 /*
- * Prints DEV's RC QPs, in JSON as objects of an array that SHOWN objects
- * already started (it counts on).  0, or -1 (message on stderr).
+ * One QP as a JSON object, its device included; TOP: a top-level object,
+ * which carries "schema".
  */
-int qp_show(FILE *f, const char *dev, int json, int *shown);
+void qp_json(struct jw *w, const char *dev, const struct qp_info *qp,
+	     int top);
 
-/* The column titles of the text table. */
+/* One QP as a line of the text table, and the table's column titles. */
+void qp_text(FILE *f, const char *dev, const struct qp_info *qp);
 void qp_text_header(FILE *f);
 
 #endif

@@ -14,6 +14,7 @@
 struct assignment {
 	const struct knob *k;
 	char name[KNOB_VALUE_MAX];
+	char given[KNOB_VALUE_MAX];
 	char value[KNOB_VALUE_MAX];
 	char old[KNOB_VALUE_MAX];
 	int done;
@@ -40,28 +41,31 @@ static int check_all(const char *dev, int n, char *const *assign,
 				 assign[i]);
 			return -1;
 		}
-		a[i].k = knob_find(name);
+		a[i].k = knob_lookup(name, value, why, sizeof(why));
 		if (!a[i].k) {
-			snprintf(err, err_len,
-				 "unknown knob '%.64s' (rxe-cc show lists them)",
-				 name);
+			snprintf(err, err_len, "%s", why);
 			return -1;
 		}
+		snprintf(a[i].given, sizeof(a[i].given), "%s", name);
 		if (knob_check(a[i].k, value, available, why, sizeof(why))) {
 			snprintf(err, err_len, "%s: %s", name, why);
 			return -1;
 		}
 		for (int j = 0; j < i; j++)
 			if (a[j].k == a[i].k) {
-				snprintf(err, err_len, "%s is set twice", name);
+				if (strcmp(a[j].given, name))
+					snprintf(err, err_len, "%s is set twice (as %s and %s)",
+						 a[i].k->name, a[j].given, name);
+				else
+					snprintf(err, err_len, "%s is set twice", name);
 				return -1;
 			}
-		snprintf(a[i].name, sizeof(a[i].name), "%s", name);
+		snprintf(a[i].name, sizeof(a[i].name), "%s", a[i].k->name);
 		snprintf(a[i].value, sizeof(a[i].value), "%s", value);
-		e = knob_read(dev, name, a[i].old, sizeof(a[i].old));
+		e = knob_read(dev, a[i].name, a[i].old, sizeof(a[i].old));
 		if (e) {
 			snprintf(err, err_len, "%s: cannot read %s: %s", dev,
-				 name, strerror(-e));
+				 a[i].name, strerror(-e));
 			return -1;
 		}
 	}
@@ -81,8 +85,21 @@ static int undo(const char *dev, struct assignment *a, const int *order,
 	return bad;
 }
 
-int cc_set(const char *dev, int n, char *const *assign, char *err,
-	   size_t err_len)
+/* what each assignment did: the value the knob reads back now */
+static void report(const char *dev, int n, const struct assignment *a,
+		   struct set_change *c)
+{
+	for (int i = 0; c && i < n; i++) {
+		c[i].k = a[i].k;
+		snprintf(c[i].given, sizeof(c[i].given), "%s", a[i].given);
+		snprintf(c[i].old, sizeof(c[i].old), "%s", a[i].old);
+		if (knob_read(dev, a[i].name, c[i].now, sizeof(c[i].now)))
+			snprintf(c[i].now, sizeof(c[i].now), "%s", a[i].value);
+	}
+}
+
+int cc_set(const char *dev, int n, char *const *assign,
+	   struct set_change *changes, char *err, size_t err_len)
 {
 	struct assignment a[SET_MAX] = { 0 };
 	int order[SET_MAX], written = 0, refused = -1, refusal = 0;
@@ -121,8 +138,10 @@ int cc_set(const char *dev, int n, char *const *assign, char *err,
 			}
 		}
 	}
-	if (written == n)
+	if (written == n) {
+		report(dev, n, a, changes);
 		return 0;
+	}
 	snprintf(err, err_len, "%s: %s=%s: the kernel refused it (%s)%s", dev,
 		 a[refused].name, a[refused].value, strerror(-refusal),
 		 undo(dev, a, order, written) ?

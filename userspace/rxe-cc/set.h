@@ -5,7 +5,17 @@
 
 #include <stddef.h>
 
+#include "knobs.h"
+
 #define SET_MAX	64	/* assignments in one command */
+
+/* what one assignment did, for the echo of "rxe-cc set" */
+struct set_change {
+	const struct knob *k;
+	char given[KNOB_VALUE_MAX];	/* the name as given: ours or mlx5's */
+	char old[KNOB_VALUE_MAX];	/* before */
+	char now[KNOB_VALUE_MAX];	/* after, as the knob reads back */
+};
 
 /*
  * cc_set - apply "knob=value" ASSIGN[0..N-1] to DEV.  Every assignment is
@@ -13,9 +23,12 @@
  * are written in an order the kernel accepts (one may depend on another,
  * as acc_period_us <= acc_halt_max_us).  If the kernel rejects one in
  * every order, the knobs already written get their old values back.
- * Returns 0, or -1 with a one-line message in ERR: nothing changed.
+ * A knob may be named by its mlx5 alias (knob_lookup()).  On success
+ * CHANGES[0..N-1] (unless NULL) says, in the order given, what each
+ * assignment did.  Returns 0, or -1 with a one-line message in ERR:
+ * nothing changed.
  */
-int cc_set(const char *dev, int n, char *const *assign, char *err,
-	   size_t err_len);
+int cc_set(const char *dev, int n, char *const *assign,
+	   struct set_change *changes, char *err, size_t err_len);
 
 #endif

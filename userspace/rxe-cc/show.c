@@ -5,7 +5,9 @@
  */
 #include "show.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "knobs.h"
@@ -17,29 +19,59 @@ static const char *const group_names[] = {
 	[GROUP_DCQCN] = "dcqcn", [GROUP_ACC] = "acc",
 };
 
-/* one value of the knob table as JSON: a number where the kind is one */
-static void json_value(FILE *f, const struct knob *k, const char *v)
+/* V, a value of knob K as its file reads, typed: a number where K is one */
+void knob_json(struct jw *w, const char *key, const struct knob *k,
+	       const char *v)
 {
-	if (k->kind == KNOB_UINT || k->kind == KNOB_BOOL || k->kind == KNOB_DSCP)
-		fputs(*v ? v : "null", f);
-	else
-		json_string(f, v);
+	char *end;
+
+	switch (k->kind) {
+	case KNOB_UINT:
+	case KNOB_BOOL:
+		if (*v >= '0' && *v <= '9') {
+			unsigned long long n;
+
+			errno = 0;
+			n = strtoull(v, &end, 10);
+			if (!errno && !*end) {
+				jw_u64(w, key, n);
+				return;
+			}
+		}
+		jw_null(w, key);
+		return;
+	case KNOB_DSCP:
+		if (*v == '-' || (*v >= '0' && *v <= '9')) {
+			long long n;
+
+			errno = 0;
+			n = strtoll(v, &end, 10);
+			if (!errno && !*end && end != v) {
+				jw_s64(w, key, n);
+				return;
+			}
+		}
+		jw_null(w, key);
+		return;
+	default:
+		jw_str(w, key, v);
+	}
 }
 
-static void json_words(FILE *f, const char *list)
+static void json_words(struct jw *w, const char *key, const char *list)
 {
 	const char *p = list;
-	int first = 1;
+	char word[KNOB_VALUE_MAX];
 
-	fputc('[', f);
-	while (*(p += strspn(p, " "))) {
-		int len = (int)strcspn(p, " ");
+	jw_arr_open(w, key);
+	while (*(p += strspn(p, " \t\n"))) {
+		int len = (int)strcspn(p, " \t\n");
 
-		fprintf(f, "%s\"%.*s\"", first ? "" : ",", len, p);
-		first = 0;
+		snprintf(word, sizeof(word), "%.*s", len, p);
+		jw_str(w, NULL, word);
 		p += len;
 	}
-	fputc(']', f);
+	jw_arr_close(w);
 }
 
 static int read_knob(const char *dev, const char *name, char *v)
@@ -52,22 +84,28 @@ static int read_knob(const char *dev, const char *name, char *v)
 	return e;
 }
 
-static int show_json(FILE *f, const char *dev)
+void json_dev_keys(struct jw *w, const char *dev)
+{
+	jw_str(w, "ifname", dev);
+	jw_u64(w, "port", 1);
+	jw_str(w, "device", dev);
+}
+
+static int show_json(struct jw *w, const char *dev)
 {
 	char v[KNOB_VALUE_MAX], name[32];
 	uint64_t sent = 0, marked = 0;
 
-	fputs("{\"device\":", f);
-	json_string(f, dev);
+	jw_obj_open(w, NULL);
+	jw_u64(w, "schema", JSON_SCHEMA);
+	json_dev_keys(w, dev);
 	if (read_knob(dev, "algorithm", v))
 		return -1;
-	fputs(",\"algorithm\":", f);
-	json_string(f, v);
+	jw_str(w, "algorithm", v);
 	if (read_knob(dev, "available", v))
 		return -1;
-	fputs(",\"available\":", f);
-	json_words(f, v);
-	fputs(",\"priorities\":[", f);
+	json_words(w, "available", v);
+	jw_arr_open(w, "priorities");
 	for (int p = 0; p < KNOB_PRIOS; p++) {
 		char np[KNOB_VALUE_MAX];
 
@@ -77,31 +115,41 @@ static int show_json(FILE *f, const char *dev)
 		snprintf(name, sizeof(name), "prio%d_np", p);
 		if (read_knob(dev, name, np))
 			return -1;
-		fprintf(f, "%s{\"prio\":%d,\"algorithm\":", p ? "," : "", p);
-		json_string(f, v);
-		fprintf(f, ",\"np\":%s}", strcmp(np, "1") ? "false" : "true");
+		jw_obj_open(w, NULL);
+		jw_u64(w, "prio", p);
+		jw_str(w, "algorithm", v);
+		jw_bool(w, "np", !strcmp(np, "1"));
+		jw_obj_close(w);
 	}
+	jw_arr_close(w);
 	counter_read(dev, "np_cnp_sent", &sent);
 	counter_read(dev, "np_ecn_marked_roce_packets", &marked);
-	fprintf(f, "],\"np\":{\"cnp_sent\":%" PRIu64
-		",\"ecn_marked_roce_packets\":%" PRIu64 "},\"knobs\":[", sent,
-		marked);
-	for (size_t i = 0, n = 0; i < knob_count; i++) {
+	jw_obj_open(w, "np");
+	jw_u64(w, "cnp_sent", sent);
+	jw_u64(w, "ecn_marked_roce_packets", marked);
+	jw_obj_close(w);
+	jw_arr_open(w, "knobs");
+	for (size_t i = 0; i < knob_count; i++) {
 		const struct knob *k = &knob_table[i];
+		const char *alias = knob_alias_of(k);
 
 		if (k->group == GROUP_CHOICE)
 			continue;
 		if (read_knob(dev, k->name, v))
 			return -1;
-		fprintf(f, "%s{\"name\":\"%s\",\"group\":\"%s\",\"value\":",
-			n++ ? "," : "", k->name, group_names[k->group]);
-		json_value(f, k, v);
-		fputs(",\"default\":", f);
-		json_value(f, k, k->def);
-		fprintf(f, ",\"unit\":\"%s\",\"changed\":%s}", k->unit,
-			strcmp(v, k->def) ? "true" : "false");
+		jw_obj_open(w, NULL);
+		jw_str(w, "name", k->name);
+		jw_str(w, "group", group_names[k->group]);
+		knob_json(w, "value", k, v);
+		knob_json(w, "default", k, k->def);
+		jw_str(w, "unit", k->unit);
+		jw_bool(w, "changed", strcmp(v, k->def) != 0);
+		if (alias)
+			jw_str(w, "mlx5", alias);
+		jw_obj_close(w);
 	}
-	fputs("]}", f);
+	jw_arr_close(w);
+	jw_obj_close(w);
 	return 0;
 }
 
@@ -165,11 +213,11 @@ static int show_text(FILE *f, const char *dev)
 	return 0;
 }
 
-int show_dev(FILE *f, const char *dev, int json)
+int show_dev(FILE *f, const char *dev, struct jw *w)
 {
 	if (!cc_dev_exists(dev)) {
 		fprintf(stderr, "rxe-cc: %s: no such rxe-acc device\n", dev);
 		return -1;
 	}
-	return json ? show_json(f, dev) : show_text(f, dev);
+	return w ? show_json(w, dev) : show_text(f, dev);
 }

@@ -64,7 +64,7 @@ int cc_devices(char (*names)[DEV_NAME_MAX], int max)
 	return n;
 }
 
-static int read_file(const char *path, char *val, size_t len)
+int sysfs_read_file(const char *path, char *val, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -89,7 +89,7 @@ int knob_read(const char *dev, const char *name, char *val, size_t len)
 
 	if (port_path(path, sizeof(path), dev, "cc", name))
 		return -ENAMETOOLONG;
-	return read_file(path, val, len);
+	return sysfs_read_file(path, val, len);
 }
 
 int knob_write(const char *dev, const char *name, const char *val)
@@ -123,7 +123,7 @@ int counter_read(const char *dev, const char *name, uint64_t *val)
 
 	if (port_path(path, sizeof(path), dev, "hw_counters", name))
 		return -ENAMETOOLONG;
-	err = read_file(path, buf, sizeof(buf));
+	err = sysfs_read_file(path, buf, sizeof(buf));
 	if (err)
 		return err;
 	*val = strtoull(buf, &end, 10);

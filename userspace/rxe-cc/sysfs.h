@@ -17,6 +17,9 @@ int cc_dev_exists(const char *dev);
 /* Names of the rxe-acc devices, sorted; returns how many (at most MAX). */
 int cc_devices(char (*names)[DEV_NAME_MAX], int max);
 
+/* Reads the first line of PATH without its newline: 0, or -errno. */
+int sysfs_read_file(const char *path, char *val, size_t len);
+
 /* Reads cc/NAME without its newline: 0, or -errno. */
 int knob_read(const char *dev, const char *name, char *val, size_t len);
 

@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 #include "knobs.h"
 #include "out.h"
 #include "qp.h"
+#include "qpcmd.h"
 
 #define ARGV(...) ((char *[]){ "rxe-cc", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "rxe-cc", __VA_ARGS__ }) / sizeof(char *)))
@@ -34,10 +36,13 @@ static void test_cli_verbs(void **state)
 	assert_int_equal(c.verb, VERB_SHOW);
 	assert_null(c.dev);
 
+	cli_free(&c);
+
 	assert_int_equal(PARSE(&c, err, "show", "rxe0"), 0);
 	assert_int_equal(c.verb, VERB_SHOW);
 	assert_string_equal(c.dev, "rxe0");
 	assert_int_equal(c.json, 0);
+	cli_free(&c);
 
 	assert_int_equal(PARSE(&c, err, "qp", "--json"), 0);
 	assert_int_equal(c.verb, VERB_QP);
@@ -61,6 +66,210 @@ static void test_cli_verbs(void **state)
 
 	assert_int_equal(PARSE(&c, err, "--help"), 0);
 	assert_int_equal(c.verb, VERB_HELP);
+	assert_null(c.topic);
+	cli_free(&c);
+}
+
+/* getopt_long: bundling, --opt=value, "--", options anywhere, argv intact */
+static void test_cli_getopt(void **state)
+{
+	char *argv[] = { "rxe-cc", "monitor", "rxe1", "-jpn", "2", NULL };
+	struct cli c;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(cli_parse(5, argv, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.verb, VERB_MONITOR);
+	assert_int_equal(c.json, 1);
+	assert_int_equal(c.pretty, 1);
+	assert_int_equal(c.count, 2);
+	assert_string_equal(c.dev, "rxe1");
+	/* getopt worked on a copy */
+	assert_string_equal(argv[1], "monitor");
+	assert_string_equal(argv[3], "-jpn");
+	cli_free(&c);
+
+	assert_int_equal(PARSE(&c, err, "mon", "--count=4", "--pretty"), 0);
+	assert_int_equal(c.verb, VERB_MONITOR);
+	assert_int_equal(c.count, 4);
+	assert_int_equal(c.json, 1);	/* -p implies -j */
+	cli_free(&c);
+
+	assert_int_equal(PARSE(&c, err, "set", "--", "rxe0", "cnp_dscp=-1"), 0);
+	assert_int_equal(c.verb, VERB_SET);
+	assert_string_equal(c.dev, "rxe0");
+	assert_int_equal(c.n_assign, 1);
+	assert_string_equal(c.assign[0], "cnp_dscp=-1");
+	cli_free(&c);
+
+	assert_int_equal(PARSE(&c, err, "sh", "-j"), 0);
+	assert_int_equal(c.verb, VERB_SHOW);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "s"), -1);	/* show or set */
+	assert_non_null(strstr(err, "unknown verb 's'"));
+}
+
+static void test_cli_help_version(void **state)
+{
+	struct cli c;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(PARSE(&c, err, "help", "set"), 0);
+	assert_int_equal(c.verb, VERB_HELP);
+	assert_string_equal(c.topic, "set");
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "set", "-h"), 0);
+	assert_int_equal(c.verb, VERB_HELP);
+	assert_string_equal(c.topic, "set");
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "qp", "rxe0", "--help"), 0);
+	assert_string_equal(c.topic, "qp");
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "help", "mon"), 0);
+	assert_string_equal(c.topic, "monitor");
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "help", "knobs"), 0);
+	assert_string_equal(c.topic, "knobs");
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "help"), 0);
+	assert_null(c.topic);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "help", "frob"), -1);
+	assert_non_null(strstr(err, "no help on 'frob'"));
+
+	assert_int_equal(PARSE(&c, err, "-V"), 0);
+	assert_int_equal(c.verb, VERB_VERSION);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "--version", "-j"), 0);
+	assert_int_equal(c.verb, VERB_VERSION);
+	assert_int_equal(c.json, 1);
+	cli_free(&c);
+}
+
+/* DEV/PORT and the filters, as rdma writes them */
+static void test_cli_dev_port_filters(void **state)
+{
+	struct cli c;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(PARSE(&c, err, "show", "rxe0/1"), 0);
+	assert_string_equal(c.dev, "rxe0");
+	assert_int_equal(c.port, 1);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "qp", "link", "rxe0/1", "lqpn", "17,20-30",
+			       "state", "rts", "pid", "4242"), 0);
+	assert_string_equal(c.dev, "rxe0");
+	assert_int_equal(c.filter.n_lqpn, 2);
+	assert_int_equal(c.filter.lqpn[1].lo, 20);
+	assert_int_equal(c.filter.lqpn[1].hi, 30);
+	assert_int_equal(c.filter.n_pid, 1);
+	assert_int_equal(c.filter.states, 1u << 3);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "monitor", "state", "RTS,ERR", "dev", "rxe1"), 0);
+	assert_string_equal(c.dev, "rxe1");
+	assert_int_equal(c.filter.states, 1u << 3 | 1u << 6);
+	cli_free(&c);
+	assert_int_equal(PARSE(&c, err, "set", "rxe0/1", "acc_gate=1"), 0);
+	assert_string_equal(c.dev, "rxe0");
+	assert_string_equal(c.assign[0], "acc_gate=1");
+	cli_free(&c);
+
+	assert_int_equal(PARSE(&c, err, "show", "rxe0/2"), -1);
+	assert_non_null(strstr(err, "rxe0/2: rxe devices have one port, 1"));
+	assert_int_equal(PARSE(&c, err, "qp", "rxe0/"), -1);
+	assert_int_equal(PARSE(&c, err, "qp", "/1"), -1);
+	assert_non_null(strstr(err, "not a device name"));
+	assert_int_equal(PARSE(&c, err, "qp", "lqpn"), -1);
+	assert_non_null(strstr(err, "lqpn needs a value"));
+	assert_int_equal(PARSE(&c, err, "qp", "lqpn", "x"), -1);
+	assert_non_null(strstr(err, "lqpn 'x' is not a list"));
+	assert_int_equal(PARSE(&c, err, "qp", "lqpn", "9-3"), -1);
+	assert_int_equal(PARSE(&c, err, "qp", "lqpn", "3,"), -1);
+	assert_int_equal(PARSE(&c, err, "qp", "pid", "99999999999"), -1);
+	assert_int_equal(PARSE(&c, err, "qp", "state", "RUNNING"), -1);
+	assert_non_null(strstr(err, "state 'RUNNING' is not a list"));
+	/* filters are for qp and monitor */
+	assert_int_equal(PARSE(&c, err, "show", "rxe0", "lqpn", "3"), -1);
+	assert_int_equal(PARSE(&c, err, "qp", "rxe0", "rxe1"), -1);
+	assert_non_null(strstr(err, "qp takes at most one device (filters: lqpn, pid, state)"));
+}
+
+static void test_qp_filter(void **state)
+{
+	struct qp_filter f = { 0 };
+	struct qp_info qp = { .lqpn = 17, .pid = 4242, .state = 3 };
+	char why[128];
+
+	(void)state;
+	assert_true(qp_filter_match(&f, &qp));
+	assert_int_equal(qp_filter_add(&f, "lqpn", "1-5,17", why, sizeof(why)), 0);
+	assert_true(qp_filter_match(&f, &qp));
+	qp.lqpn = 6;
+	assert_false(qp_filter_match(&f, &qp));
+	qp.lqpn = 5;
+	assert_true(qp_filter_match(&f, &qp));
+	assert_int_equal(qp_filter_add(&f, "state", "err", why, sizeof(why)), 0);
+	assert_false(qp_filter_match(&f, &qp));
+	qp.state = 6;
+	assert_true(qp_filter_match(&f, &qp));
+	assert_int_equal(qp_filter_add(&f, "pid", "1", why, sizeof(why)), 0);
+	assert_false(qp_filter_match(&f, &qp));
+	assert_int_equal(qp_state_parse("SqE"), 5);
+	assert_int_equal(qp_state_parse("RT"), -1);
+}
+
+/* the writer: typed values, commas, nesting, and pretty output */
+static void test_json_writer(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
+
+	(void)state;
+	jw_init(&w, f, 0);
+	jw_obj_open(&w, NULL);
+	jw_u64(&w, "u", UINT64_MAX);
+	jw_s64(&w, "s", INT64_MIN);
+	jw_s64(&w, "m", -1);
+	jw_str(&w, "t", "a\"b");
+	jw_bool(&w, "b", 0);
+	jw_null(&w, "n");
+	jw_arr_open(&w, "a");
+	jw_u64(&w, NULL, 1);
+	jw_obj_open(&w, NULL);
+	jw_obj_close(&w);
+	jw_arr_open(&w, NULL);
+	jw_arr_close(&w);
+	jw_arr_close(&w);
+	jw_obj_close(&w);
+	jw_end(&w);
+	jw_obj_open(&w, NULL);	/* a second top-level value: no comma */
+	jw_obj_close(&w);
+	jw_end(&w);
+	fclose(f);
+	assert_string_equal(buf, "{\"u\":18446744073709551615,"
+			    "\"s\":-9223372036854775808,\"m\":-1,"
+			    "\"t\":\"a\\\"b\",\"b\":false,\"n\":null,"
+			    "\"a\":[1,{},[]]}\n{}\n");
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	jw_init(&w, f, 1);
+	jw_arr_open(&w, NULL);
+	jw_obj_open(&w, NULL);
+	jw_s64(&w, "x", -5);
+	jw_arr_open(&w, "e");
+	jw_arr_close(&w);
+	jw_obj_close(&w);
+	jw_arr_close(&w);
+	jw_end(&w);
+	fclose(f);
+	assert_string_equal(buf, "[\n    {\n        \"x\": -5,\n"
+			    "        \"e\": []\n    }\n]\n");
+	free(buf);
 }
 
 static void test_cli_errors(void **state)
@@ -359,11 +568,62 @@ static void test_qp_entry_malformed(void **state)
 	assert_int_equal(qp_parse_entry(entry, &qp), -1);
 }
 
+/* S32 and S64 driver attributes stay signed from netlink to JSON */
+static void test_qp_signed(void **state)
+{
+	static char buf[4096];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlattr *entry, *drv;
+	struct qp_info qp;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct jw w;
+
+	(void)state;
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 9);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_TYPE, 2);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_STATE, 3);
+	drv = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_DRIVER);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "s32");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DRIVER_S32, (uint32_t)-7);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "s64");
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_S64, (uint64_t)INT64_MIN);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "u32");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DRIVER_U32, UINT32_MAX);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DRIVER_STRING, "u64");
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DRIVER_U64, UINT64_MAX);
+	mnl_attr_nest_end(nlh, drv);
+	mnl_attr_nest_end(nlh, entry);
+	assert_int_equal(qp_parse_entry(entry, &qp), 0);
+	assert_int_equal(qp.n_drv, 4);
+	assert_int_equal(qp_drv(&qp, "s32")->kind, DRV_S64);
+	assert_true(qp_drv(&qp, "s32")->sval == -7);
+
+	f = open_memstream(&out, &len);
+	jw_init(&w, f, 0);
+	qp_json(&w, "rxe0", &qp, 1);
+	fclose(f);
+	assert_string_equal(out, "{\"schema\":1,\"ifname\":\"rxe0\",\"port\":1,"
+			    "\"device\":\"rxe0\",\"lqpn\":9,\"type\":\"RC\","
+			    "\"state\":\"RTS\",\"pid\":0,\"cc_state\":\"-\","
+			    "\"driver\":{\"s32\":-7,\"s64\":-9223372036854775808,"
+			    "\"u32\":4294967295,\"u64\":18446744073709551615}}");
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_verbs),
 		cmocka_unit_test(test_cli_errors),
+		cmocka_unit_test(test_cli_getopt),
+		cmocka_unit_test(test_cli_help_version),
+		cmocka_unit_test(test_cli_dev_port_filters),
+		cmocka_unit_test(test_qp_filter),
+		cmocka_unit_test(test_json_writer),
+		cmocka_unit_test(test_qp_signed),
 		cmocka_unit_test(test_knob_values),
 		cmocka_unit_test(test_assignment),
 		cmocka_unit_test(test_table_matches_abi),

@@ -69,9 +69,11 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
+static struct set_change changes[SET_MAX];
+
 #define SET(err, ...) \
 	cc_set("rxe9", sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *), \
-	       (char *[]){ __VA_ARGS__ }, err, sizeof(err))
+	       (char *[]){ __VA_ARGS__ }, changes, err, sizeof(err))
 
 static void test_devices(void **state)
 {
@@ -96,6 +98,52 @@ static void test_set_ok(void **state)
 	assert_string_equal(get("algorithm"), "acc");
 	assert_string_equal(get("prio3_algorithm"), "dcqcn");
 	assert_string_equal(get("cnp_dscp"), "26");
+	/* what each did, in the order given, old and new */
+	assert_string_equal(changes[0].k->name, "acc_period_us");
+	assert_string_equal(changes[0].given, "acc_period_us");
+	assert_string_equal(changes[0].old, "50");
+	assert_string_equal(changes[0].now, "4000");
+	assert_string_equal(changes[1].old, "none");
+	assert_string_equal(changes[1].now, "acc");
+	assert_string_equal(changes[3].old, "-1");
+	assert_string_equal(changes[3].now, "26");
+}
+
+/* mlx5's debugfs names set our knobs; the ones without a match are refused */
+static void test_set_mlx5_names(void **state)
+{
+	char err[256] = "";
+
+	(void)state;
+	put("rpg_ai_rate", "5");
+	put("min_time_between_cnps", "0");
+	assert_int_equal(SET(err, "rp_ai_rate=10", "np_min_time_between_cnps=4",
+			     "np_cnp_dscp=48", "rp_rate_to_set_on_first_cnp=100"), 0);
+	assert_string_equal(get("rpg_ai_rate"), "10");
+	assert_string_equal(get("min_time_between_cnps"), "4");
+	assert_string_equal(get("cnp_dscp"), "48");
+	assert_string_equal(get("rate_to_set_on_first_cnp"), "100");
+	assert_string_equal(changes[0].k->name, "rpg_ai_rate");
+	assert_string_equal(changes[0].given, "rp_ai_rate");
+	assert_string_equal(changes[0].old, "5");
+	assert_string_equal(changes[0].now, "10");
+
+	/* the same knob under both names */
+	assert_int_equal(SET(err, "rp_ai_rate=7", "rpg_ai_rate=8"), -1);
+	assert_string_equal(err, "rpg_ai_rate is set twice (as rp_ai_rate and rpg_ai_rate)");
+	/* mlx5's 0 means the port speed; ours a normal cut */
+	assert_int_equal(SET(err, "rp_rate_to_set_on_first_cnp=0"), -1);
+	assert_non_null(strstr(err, "rp_rate_to_set_on_first_cnp (mlx5): 0 means the full port speed"));
+	assert_int_equal(SET(err, "rp_rate_to_set_on_first_cnp=000"), -1);
+	assert_string_equal(get("rate_to_set_on_first_cnp"), "100");
+	assert_int_equal(SET(err, "rpg_ai_rate=9", "np_cnp_prio=3"), -1);
+	assert_non_null(strstr(err, "np_cnp_prio (mlx5): rxe's CNPs carry no VLAN tag"));
+	assert_int_equal(SET(err, "rp_clamp_tgt_rate_ati=1"), -1);
+	assert_non_null(strstr(err, "no counterpart"));
+	assert_string_equal(get("rpg_ai_rate"), "10");
+	/* an alias's value is checked against our range */
+	assert_int_equal(SET(err, "rp_min_dec_fac=101"), -1);
+	assert_string_equal(err, "rp_min_dec_fac: 101 is out of range 1..100 %");
 }
 
 /* nothing is written when any assignment is bad */
@@ -126,8 +174,8 @@ static void test_set_checked_first(void **state)
 	assert_string_equal(err, "algorithm: 'bbr' is not one of: none dcqcn acc");
 	assert_string_equal(get("acc_gate"), "0");
 
-	assert_int_equal(cc_set("rxe8", 1, (char *[]){ "acc_gate=1" }, err,
-				sizeof(err)), -1);
+	assert_int_equal(cc_set("rxe8", 1, (char *[]){ "acc_gate=1" }, NULL,
+				err, sizeof(err)), -1);
 	assert_string_equal(err, "rxe8: no such rxe-acc device");
 }
 
@@ -169,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_set_ok),
+		cmocka_unit_test(test_set_mlx5_names),
 		cmocka_unit_test(test_set_checked_first),
 		cmocka_unit_test(test_set_rolls_back),
 	};

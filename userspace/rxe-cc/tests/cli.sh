@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The rxe-cc binary against a fake sysfs (RXE_CC_SYSFS, RXE_CC_SYSMODULE):
+# help per verb, -V against a module's version, exit statuses, set's echo,
+# mlx5 names, JSON that python's parser takes with signed values intact.
+# TAP on stdout.  Usage: tests/cli.sh [path/to/rxe-cc]
+here=$(cd "$(dirname "$0")" && pwd)
+RXE_CC=${1:-$here/../rxe-cc}
+tmp=$(mktemp -d /tmp/rxe-cc-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+export RXE_CC_SYSFS=$tmp/ib RXE_CC_SYSMODULE=$tmp/module
+cc=$tmp/ib/rxe0/ports/1/cc
+. "$here/tap.sh"
+
+# run ARGS...: rxe-cc's stdout, stderr and status into $out, $err, $rc
+run() {
+	"$RXE_CC" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# expect RC ARGS...: status RC; on failure, nothing on stdout and one line
+# on stderr
+expect() {
+	local want=$1
+	shift
+	run "$@"
+	[ "$rc" = "$want" ] || { echo "# rxe-cc $*: status $rc, not $want ($err)"; return 1; }
+	if [ "$want" = 1 ]; then
+		[ -z "$out" ] || { echo "# rxe-cc $*: stdout on failure: $out"; return 1; }
+		[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "# stderr: $err"; return 1; }
+	fi
+	return 0
+}
+
+has() { [[ $1 == *"$2"* ]] || { echo "# '$2' not in: $1" | head -5; return 1; }; }
+
+# valid JSON by python3 -m json.tool
+json_ok() { python3 -m json.tool "$tmp/out" >/dev/null; }
+# py EXPR: a Python expression over the JSON on stdout
+py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$tmp/out"; }
+
+# --- no device yet: every verb fails the same way ---
+mkdir -p "$tmp/ib"
+for v in show qp "monitor -n 1" "-j show" "-j qp"; do
+	# shellcheck disable=SC2086
+	ok "no rxe-acc device: '$v' exits 1, reason on stderr, nothing on stdout" \
+		eval 'expect 1 '"$v"' && has "$err" "no rxe-acc device (rdma link add"'
+done
+
+# --- a device with every knob at its default ---
+mkdir -p "$cc" "$tmp/ib/rxe0/ports/1/hw_counters" "$tmp/ib/eth9/ports/1"
+"$RXE_CC" help knobs | awk '/^$/ { exit } NR > 1 && $1 != "available" { print $1, $4 }' |
+	while read -r k d; do echo "$d" >"$cc/$k"; done
+echo "none dcqcn acc" >"$cc/available"
+echo 7 >"$tmp/ib/rxe0/ports/1/hw_counters/np_cnp_sent"
+echo "# fake device with $(ls "$cc" | wc -l) knob files"
+
+# help: global, per verb in three spellings, knobs
+ok "-h: the global usage, status 0" eval 'expect 0 -h && has "$out" "rxe-cc [OPTIONS] qp [DEV[/PORT]] [lqpn LIST]"'
+for v in show set qp monitor; do
+	ok "help $v, $v -h and $v --help print $v's own help" eval '
+		expect 0 help '$v' && h=$out && has "$h" "usage: rxe-cc [-j] [-p] '$v'" &&
+		expect 0 '$v' -h && [ "$out" = "$h" ] &&
+		expect 0 '$v' --help && [ "$out" = "$h" ] &&
+		[ "$(echo "$h" | grep -c "^usage")" = 1 ]'
+done
+ok "help knobs: every knob with unit, range and default, and mlx5's names" eval '
+	expect 0 help knobs &&
+	echo "$out" | grep -Eq "^acc_period_us +us +1\.\.100000 +50 *$" &&
+	echo "$out" | grep -Eq "^rpg_ai_rate +Mb/s +1\.\.1600000 +5 +rp_ai_rate$" &&
+	has "$out" "np_cnp_prio: rxe'"'"'s CNPs carry no VLAN tag"'
+ok "help frob: a usage error, status 2" eval 'expect 2 help frob && has "$err" "no help on '"'"'frob'"'"'"'
+
+# usage errors: status 2
+ok "an unknown option: status 2" eval 'expect 2 show --bogus && has "$err" "unknown option '"'"'--bogus'"'"'"'
+ok "an unknown verb: status 2" eval 'expect 2 frob && has "$err" "unknown verb"'
+ok "--count on qp: status 2" eval 'expect 2 qp -n 2'
+ok "port 2: status 2, rxe has one port" eval 'expect 2 show rxe0/2 && has "$err" "rxe devices have one port, 1"'
+ok "a bad filter: status 2" eval 'expect 2 qp rxe0 state RUNNING'
+
+# -V: tool and module, matching or not
+ok "-V, rdma_rxe not loaded" eval 'expect 0 -V && has "$out" "rxe-cc " && has "$out" "rdma_rxe: not loaded"'
+mkdir -p "$tmp/module/rdma_rxe"
+echo 1A2B3C >"$tmp/module/rdma_rxe/srcversion"
+ok "-V, a module without a version: cannot be compared" eval '
+	expect 0 --version && has "$out" "rdma_rxe: no version (srcversion 1A2B3C)" && has "$out" "cannot be compared"'
+tool=$("$RXE_CC" -jV | python3 -c 'import json,sys; print(json.load(sys.stdin)["tool"]["version"])')
+echo "$tool-rxe-acc" >"$tmp/module/rdma_rxe/version"
+ok "-V, the package's module of the same release: matches" eval '
+	expect 0 -V && has "$out" "rdma_rxe: $tool-rxe-acc (srcversion 1A2B3C): matches this rxe-cc"'
+ok "-jV: JSON, match true" eval 'expect 0 -jV && json_ok && py "d[\"match\"] is True and d[\"schema\"] == 1 and d[\"module\"][\"version\"] == \"$tool-rxe-acc\""'
+echo "0.0.1-rxe-acc" >"$tmp/module/rdma_rxe/version"
+ok "-V, another release: DIFFERS; -jV match false" eval '
+	expect 0 -V && has "$out" "0.0.1-rxe-acc (srcversion 1A2B3C): DIFFERS" &&
+	expect 0 -j -V && py "d[\"match\"] is False"'
+
+# show: JSON valid, compact and pretty, typed, signed
+ok "show -j: valid JSON, schema 1, ifname/port as rdma -j" eval '
+	expect 0 -j show && json_ok && [ "$(wc -l <"$tmp/out")" = 1 ] &&
+	py "d[0][\"schema\"] == 1 and d[0][\"ifname\"] == \"rxe0\" and d[0][\"port\"] == 1 and d[0][\"np\"][\"cnp_sent\"] == 7"'
+ok "show -p: the same JSON, indented" eval '
+	expect 0 -j show && c=$out && expect 0 -p show && json_ok && [ "$(wc -l <"$tmp/out")" -gt 100 ] &&
+	[ "$(python3 -c "import json,sys; print(json.loads(sys.argv[1]) == json.load(open(sys.argv[2])))" "$c" "$tmp/out")" = True ]'
+ok "show -j: cnp_dscp -1 is the number -1, rates numbers, alias named" eval '
+	expect 0 -j show rxe0/1 &&
+	py "[(k[\"value\"], k[\"default\"]) for k in d[0][\"knobs\"] if k[\"name\"] == \"cnp_dscp\"] == [(-1, -1)] and
+	    [k[\"value\"] for k in d[0][\"knobs\"] if k[\"name\"] == \"rpg_ai_rate\"] == [5] and
+	    [k.get(\"mlx5\") for k in d[0][\"knobs\"] if k[\"name\"] == \"rpg_ai_rate\"] == [\"rp_ai_rate\"]"'
+ok "show dev rxe0: the rdma keyword form" eval 'expect 0 show dev rxe0 && has "$out" "algorithm none (available: none dcqcn acc)"'
+ok "show of a device without cc/: status 1" eval 'expect 1 show eth9 && has "$err" "eth9: no such rxe-acc device"'
+
+# set: echo old -> new, JSON, mlx5 names, failures change nothing
+ok "set: echoes each knob, old -> new, unchanged ones said so" eval '
+	expect 0 set rxe0/1 acc_period_us=4000 acc_halt_max_us=32000 acc_gate=2 &&
+	[ "$out" = "rxe0/1 acc_period_us 50 -> 4000
+rxe0/1 acc_halt_max_us 400 -> 32000
+rxe0/1 acc_gate 2 (unchanged)" ] && [ "$(cat "$cc/acc_period_us")" = 4000 ]'
+ok "set with mlx5 names: the knob, the name given, old -> new" eval '
+	expect 0 set rxe0 rp_ai_rate=10 np_min_time_between_cnps=4 &&
+	[ "$out" = "rxe0/1 rpg_ai_rate (as rp_ai_rate) 5 -> 10
+rxe0/1 min_time_between_cnps (as np_min_time_between_cnps) 0 -> 4" ] &&
+	[ "$(cat "$cc/rpg_ai_rate")" = 10 ]'
+ok "set -j: valid JSON, signed old/new, given_as; a knob twice under two names" eval '
+	expect 0 -j set rxe0 cnp_dscp=26 && json_ok &&
+	py "d[0][\"changes\"] == [{\"knob\": \"cnp_dscp\", \"old\": -1, \"new\": 26, \"changed\": True}]" &&
+	expect 1 --json set rxe0 cnp_dscp=-1 np_cnp_dscp=-1 &&
+	has "$err" "cnp_dscp is set twice (as cnp_dscp and np_cnp_dscp)" &&
+	expect 0 -p set rxe0 np_cnp_dscp=-1 && json_ok &&
+	py "d[0][\"changes\"][0] == {\"knob\": \"cnp_dscp\", \"given_as\": \"np_cnp_dscp\", \"old\": 26, \"new\": -1, \"changed\": True}"'
+ok "set: an mlx5 name without a counterpart: status 1, nothing written" eval '
+	expect 1 set rxe0 rpg_ai_rate=20 np_cnp_prio=3 && has "$err" "np_cnp_prio (mlx5): rxe" &&
+	[ "$(cat "$cc/rpg_ai_rate")" = 10 ]'
+ok "set: mlx5 rp_rate_to_set_on_first_cnp=0 (port speed there) refused" eval '
+	expect 1 set rxe0 rp_rate_to_set_on_first_cnp=0 && has "$err" "0 means the full port speed on mlx5"'
+ok "set: a bad value: status 1, one line" eval 'expect 1 set rxe0 acc_period_us=0x10 && has "$err" "is not a whole number"'
+ok "set: no such device: status 1" eval 'expect 1 set rxe7 acc_gate=1 && has "$err" "rxe7: no such rxe-acc device"'
+ok "set without an assignment: status 2" eval 'expect 2 set rxe0'
+
+# qp without rdma netlink here (or without an rxe0 in the kernel): status 1,
+# a reason, and no "[]" that could pass for "no QPs"
+ok "qp -j: status 1, nothing on stdout, the reason on stderr" eval '
+	expect 1 -j qp rxe0 state RTS && echo "# $err" &&
+	{ has "$err" "load ib_core (modprobe rdma_rxe loads it)" || has "$err" "no such RDMA device"; }'
+
+tap_finish
