@@ -154,5 +154,35 @@ def the_report_renders_in_chromium():
         p.stdout.count('\nok ') == 5, p.stdout + p.stderr
 
 
+
+@case
+def render_check_fails_a_blank_figure():
+    # The same page with one figure blank and one an empty frame: check 4
+    # names both, the other figures pass.
+    need_mpl()
+    import shutil
+    from PIL import Image, ImageDraw
+    src = out()
+    if not os.path.exists(os.path.join(src, 'report.html')):
+        raise Skip('the render case did not make the report')
+    d = tempfile.mkdtemp(prefix='rxe-acc-blank-')
+    shutil.copytree(os.path.join(src, 'S2-2to1'), os.path.join(d, 'S2-2to1'))
+    with open(os.path.join(src, 'runs.tsv')) as fh, open(os.path.join(d, 'runs.tsv'), 'w') as o:
+        o.write(fh.read().replace(src, d))
+    Image.new('RGB', (1000, 500), 'white').save(os.path.join(d, 'S2-2to1', 'queue-cdf.png'))
+    im = Image.new('RGB', (1000, 500), 'white')
+    ImageDraw.Draw(im).rectangle((50, 50, 950, 450), outline='black')
+    im.save(os.path.join(d, 'S2-2to1', 'share-cdf.png'))
+    p = subprocess.run(['python3', os.path.join(EVAL, 'report.py'), d], capture_output=True)
+    assert p.returncode == 0, p.stderr
+    p = subprocess.run([os.path.join(EVAL, 'render-check'), d], capture_output=True,
+                       text=True, timeout=400)
+    if 'SKIP no chromium' in p.stdout:
+        raise Skip('no chromium (make deps installs it)')
+    line = [ln for ln in p.stdout.splitlines() if re.match(r'(not )?ok 4 ', ln)]
+    assert line and line[0].startswith('not ok 4 - 2 of 8 figures blank'), p.stdout
+    assert '5:0%/1!' in line[0] and re.search(r' 6:\d+%/\d+!', line[0]), line[0]
+
+
 if __name__ == '__main__':
     sys.exit(run())
