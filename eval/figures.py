@@ -195,13 +195,21 @@ def shared_xrange(reps):
     return (min(lo) - 0.5, max(hi) + 0.5) if lo else (0, 1)
 
 
-def flow_legend(fig, nflows, extra=()):
+def flow_handles(nflows, extra=()):
     from matplotlib.lines import Line2D
     h = [Line2D([], [], color=FLOW_COLORS[i % 10], lw=2, label='flow %d (h%d)' % (i, i))
          for i in range(nflows)]
-    h += list(extra)
-    fig.legend(handles=h, loc='upper center', ncol=min(len(h), 6),
-               bbox_to_anchor=(0.5, 0.995), frameon=False, fontsize=9)
+    return h + list(extra)
+
+
+def top(fig, title, handles):
+    """The figure's legend on top, its title under it, the panels below:
+    fixed inches, so that they never overlap whatever the figure's height."""
+    h_in = fig.get_figheight()
+    fig.legend(handles=handles, loc='upper center', ncol=min(len(handles), 6),
+               bbox_to_anchor=(0.5, 1 - 0.04 / h_in), frameon=False, fontsize=9)
+    fig.suptitle(title, y=1 - 0.36 / h_in, fontsize=11, va='top')
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.68 / h_in))
 
 
 def fig_rates(scen, reps, path):
@@ -233,7 +241,8 @@ def fig_rates(scen, reps, path):
             ht = [t - r.t_on for t, name, _ in r.ev if name == 'rxe_cc_halt']
             if ht:
                 any_halt = True
-                ax.plot(ht, [0] * len(ht), '|', color='k', ms=7, alpha=0.5)
+                ax.plot(ht, [0.96] * len(ht), '|', color='k', ms=6, alpha=0.6,
+                        transform=ax.get_xaxis_transform())
         ax.axvline(0, color='k', lw=0.6, ls=':')
         ax.set_title('%s (%s)' % (NAMES.get(r.algo, r.algo), r.rep), fontsize=10, loc='left')
         ax.set_ylabel('Mb/s')
@@ -243,11 +252,9 @@ def fig_rates(scen, reps, path):
     axs[-1, 0].set_xlabel('s from the onset (the last flow\'s first packet)')
     extra = [Line2D([], [], color='k', lw=0.8, ls='--', label='paced rate (rxe_cc trace)')]
     if any_halt:
-        extra.append(Line2D([], [], color='k', marker='|', ls='', label='ACC halt'))
-    flow_legend(fig, nflows, extra)
-    fig.suptitle('%s: per-flow rate at the switch (bins of %d ms)' % (scen, BIN_MS),
-                 y=0.955, fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 0.93))
+        extra.append(Line2D([], [], color='k', marker='|', ls='', label='ACC halt (ticks at the top)'))
+    top(fig, '%s: per-flow rate at the switch (bins of %d ms)' % (scen, BIN_MS),
+        flow_handles(nflows, extra))
     fig.savefig(path)
     plt.close(fig)
 
@@ -275,21 +282,12 @@ def fig_queue(scen, reps, path):
     plt.close(fig)
 
 
-def onset_files(d):
-    lsw, trace = [], []
+def onset_lsw(d):
+    """onset-lsw.dat of eval/metrics.py: t in periods, queue KB, Mb/s per flow."""
     try:
-        lsw = np.loadtxt(os.path.join(d, 'onset-lsw.dat'), ndmin=2)
+        return np.loadtxt(os.path.join(d, 'onset-lsw.dat'), ndmin=2)
     except (OSError, ValueError):
-        pass
-    try:
-        with open(os.path.join(d, 'onset-trace.dat')) as fh:
-            for ln in fh:
-                w = ln.split()
-                if len(w) == 3 and not ln.startswith('#'):
-                    trace.append((float(w[0]), int(w[1]), float(w[2])))
-    except OSError:
-        pass
-    return lsw, trace
+        return []
 
 
 def fig_onset(scen, reps, path):
@@ -299,7 +297,7 @@ def fig_onset(scen, reps, path):
                             squeeze=False, dpi=DPI)
     twins, qmax, nflows = [], 0, 0
     for ax, r in zip(axs[0], reps):
-        lsw, trace = onset_files(r.dir)
+        lsw = onset_lsw(r.dir)
         tw = ax.twinx()
         twins.append(tw)
         if len(lsw):
@@ -308,10 +306,17 @@ def fig_onset(scen, reps, path):
                 nflows = max(nflows, k + 1)
             tw.plot(lsw[:, 0], lsw[:, 1], color='0.55', lw=1)
             qmax = max(qmax, float(lsw[:, 1].max()))
-        for qp in sorted({q for _, q, _ in trace}):
-            pts = [(t, v) for t, q, v in trace if q == qp]
-            ax.step([t for t, _ in pts], [v for _, v in pts], where='post',
-                    color=FLOW_COLORS[qp % 10], lw=0.8, ls='--')
+        # The paced rate of each long flow's sender QP, in its colour
+        # (the trace also has the receivers' QPs: not drawn).
+        T = r.m.get('period_ms', 4.0) / 1e3
+        if r.t_on is not None:
+            tr = O.trace_rates(r.ev, r.t_on - 5 * T, r.t_on + 30 * T)
+            for k, f in enumerate(r.m.get('flows', [])):
+                for (dev, _), pts in tr.items():
+                    if dev == 'rxe_h%d' % f['src'] and pts:
+                        ax.step([(t - r.t_on) / T for t, _ in pts] + [30],
+                                [v / 1e6 for _, v in pts] + [pts[-1][1] / 1e6],
+                                where='post', color=FLOW_COLORS[k % 10], lw=0.9, ls='--')
         ax.axvline(0, color='k', lw=0.6, ls=':')
         ax.set_title('%s (%s)' % (NAMES.get(r.algo, r.algo), r.rep), fontsize=10)
         ax.grid(alpha=0.3)
@@ -324,11 +329,11 @@ def fig_onset(scen, reps, path):
     axs[0, 0].set_ylabel('Mb/s over the last T')
     axs[0, 0].set_xlim(-5, 30)
     axs[0, 0].set_ylim(bottom=0)
-    flow_legend(fig, nflows, [Line2D([], [], color='k', lw=0.8, ls='--',
+    top(fig, '%s: the onset (the last flow starts at 0; T = %g ms)'
+        % (scen, reps[0].m.get('period_ms', 4.0)),
+        flow_handles(nflows, [Line2D([], [], color='k', lw=0.8, ls='--',
                                      label='paced rate per QP (trace)'),
-                              Line2D([], [], color='0.55', lw=1, label='queue (right axis)')])
-    fig.suptitle('%s: the onset (the second flow starts at 0)' % scen, y=0.9, fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 0.86))
+                              Line2D([], [], color='0.55', lw=1, label='queue (right axis)')]))
     fig.savefig(path)
     plt.close(fig)
 
@@ -482,11 +487,8 @@ def fig_pfc(scen, reps, path):
     h = [Line2D([], [], color=c, lw=2, label='port %s' % lab) for lab, c in labels.items()]
     h += [Line2D([], [], color='k', lw=1.4, label='host NIC paused'),
           Line2D([], [], color='k', lw=1.2, ls='--', label='switch egress paused')]
-    fig.legend(handles=h, loc='upper center', ncol=min(len(h), 6), frameon=False,
-               fontsize=9, bbox_to_anchor=(0.5, 0.995))
-    fig.suptitle('%s: PFC frames the switch sent out of each port (bins of %d ms), and the '
-                 'share of each bin a port was paused' % (scen, BIN_MS), y=0.955, fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    top(fig, '%s: PFC frames the switch sent out of each port (bins of %d ms), and the '
+        'share of each bin a port was paused' % (scen, BIN_MS), h)
     fig.savefig(path)
     plt.close(fig)
 
@@ -535,9 +537,7 @@ def fig_dcqcn(scen, reps, path):
     axs[-1, 0].set_xlabel('s from the onset (trace clock)')
     axs[-1, 1].set_xlabel('s from the onset (trace clock)')
     nflows = max((len(r.m.get('flows', [])) for r in reps), default=0)
-    flow_legend(fig, nflows)
-    fig.suptitle('%s: DCQCN from the rxe_cc trace' % scen, y=0.955, fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    top(fig, '%s: DCQCN from the rxe_cc trace' % scen, flow_handles(nflows))
     fig.savefig(path)
     plt.close(fig)
     return True
