@@ -304,7 +304,10 @@ def summary(out):
     by = {(s, a): {k: v[0] for k, v in d.items() if isinstance(v, tuple)}
           for s in med for a, d in med[s].items()}
     print('\n## Ratios of the medians\n')
-    print('| scenario | ratio | ' + ' | '.join(RATIO_KEYS) + ' |')
+    label = {k: h for h, k, _, _ in COLS}
+    label.update({'flow_sum_mbps': 'perftest Mb/s summed', 'fct_small_p50': 'small FCT p50',
+                  'fct_small_p99': 'small FCT p99'})
+    print('| scenario | ratio | ' + ' | '.join(label.get(k, k) for k in RATIO_KEYS) + ' |')
     print('|' + '---|' * (2 + len(RATIO_KEYS)))
     any_ratio = False
     for s in sorted({r[0] for r in runs}):
