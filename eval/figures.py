@@ -212,6 +212,21 @@ def top(fig, title, handles):
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.68 / h_in))
 
 
+def panel(ax, r, ylabel):
+    """A panel over time: the onset marked, the run named, a grid."""
+    ax.axvline(0, color='k', lw=0.6, ls=':')
+    ax.set_title('%s (%s)' % (NAMES.get(r.algo, r.algo), r.rep), fontsize=10, loc='left')
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+
+
+def shared_x(axs, xr, label):
+    """The one x range of a column of panels from the onset, y from 0."""
+    axs[-1, 0].set_xlim(*xr)
+    axs[-1, 0].set_ylim(bottom=0)
+    axs[-1, 0].set_xlabel(label)
+
+
 def fig_rates(scen, reps, path):
     from matplotlib.lines import Line2D
     n = len(reps)
@@ -243,13 +258,8 @@ def fig_rates(scen, reps, path):
                 any_halt = True
                 ax.plot(ht, [0.96] * len(ht), '|', color='k', ms=6, alpha=0.6,
                         transform=ax.get_xaxis_transform())
-        ax.axvline(0, color='k', lw=0.6, ls=':')
-        ax.set_title('%s (%s)' % (NAMES.get(r.algo, r.algo), r.rep), fontsize=10, loc='left')
-        ax.set_ylabel('Mb/s')
-        ax.grid(alpha=0.3)
-    axs[-1, 0].set_xlim(*xr)
-    axs[-1, 0].set_ylim(bottom=0)
-    axs[-1, 0].set_xlabel('s from the onset (the last flow\'s first packet)')
+        panel(ax, r, 'Mb/s')
+    shared_x(axs, xr, 's from the onset (the last flow\'s first packet)')
     extra = [Line2D([], [], color='k', lw=0.8, ls='--', label='paced rate (rxe_cc trace)')]
     if any_halt:
         extra.append(Line2D([], [], color='k', marker='|', ls='', label='ACC halt (ticks at the top)'))
@@ -269,13 +279,8 @@ def fig_queue(scen, reps, path):
         if q and r.onset is not None:
             ax.plot([(t - r.onset) / 1e9 for t, _ in q], [b / 1e3 for _, b in q],
                     color=ALGO_COLOR.get(r.algo, 'k'), lw=0.7)
-        ax.axvline(0, color='k', lw=0.6, ls=':')
-        ax.set_title('%s (%s)' % (NAMES.get(r.algo, r.algo), r.rep), fontsize=10, loc='left')
-        ax.set_ylabel('KB')
-        ax.grid(alpha=0.3)
-    axs[-1, 0].set_xlim(*xr)
-    axs[-1, 0].set_ylim(bottom=0)
-    axs[-1, 0].set_xlabel('s from the onset')
+        panel(ax, r, 'KB')
+    shared_x(axs, xr, 's from the onset')
     fig.suptitle('%s: bottleneck egress queue (prio %d)' % (scen, PRIO), fontsize=11)
     fig.tight_layout()
     fig.savefig(path)
