@@ -184,5 +184,28 @@ def render_check_fails_a_blank_figure():
     assert '5:0%/1!' in line[0] and re.search(r' 6:\d+%/\d+!', line[0]), line[0]
 
 
+
+@case
+def docs_quote_the_committed_demo_summary():
+    # README.md and results.rst quote eval/results/demo-summary.json as
+    # eval/docfigs.py writes it; a figure edited by hand fails here.
+    import docfigs as D
+    p = subprocess.run(['python3', os.path.join(EVAL, 'docfigs.py'), 'check'],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    meta, d = D.load()
+    assert meta['repeats'] >= 3 and set(d) == {'none', 'dcqcn', 'dcqcn-paper', 'acc'}
+    path, begin, end, fn = D.BLOCKS[0]
+    text = open(path).read()
+    acc_q = D.v(d, 'acc', 'queue_active_mean_bytes', '%.1f', 1e-3)
+    assert 'ACC kept a mean queue of %s KB' % acc_q in ' '.join(text.split())
+    t = tempfile.mkdtemp()
+    bad = os.path.join(t, 'README.md')
+    with open(bad, 'w') as fh:
+        fh.write(text.replace(acc_q, '0.1', 1))
+    old, new = D.render(bad, begin, end, fn, meta, d)
+    assert new is not None and new != old and new == text
+
+
 if __name__ == '__main__':
     sys.exit(run())
