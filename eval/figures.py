@@ -655,6 +655,9 @@ def fig_lat(scen, by, path):
     return True
 
 
+FAILED = []   # (scen, figure) that raised: named on stderr, exit 1
+
+
 def figures(out):
     """Writes every figure; returns {scen: [png paths]}."""
     made = {}
@@ -673,23 +676,24 @@ def figures(out):
         d = os.path.join(out, scen)
         os.makedirs(d, exist_ok=True)
         paths = []
-
-        def p(name):
-            paths.append(os.path.join(d, name))
-            return paths[-1]
-        if fig_bars(scen, by, p('bars.png')) is False:
-            paths.pop()
-        fig_onset(scen, reps, p('onset.png'))
-        fig_rates(scen, reps, p('rates.png'))
-        fig_queue(scen, reps, p('queue.png'))
-        fig_queue_cdf(scen, by, p('queue-cdf.png'))
-        fig_share_cdf(scen, by, p('share-cdf.png'))
-        fig_pfc(scen, reps, p('pfc.png'))
-        for fn, name in ((fig_dcqcn, 'dcqcn.png'), (fig_fct, 'fct-cdf.png'),
-                         (fig_lat, 'lat-cdf.png')):
-            arg = reps if fn is fig_dcqcn else by
-            if not fn(scen, arg, p(name)):
-                paths.pop()
+        for fn, arg, name in ((fig_bars, by, 'bars.png'), (fig_onset, reps, 'onset.png'),
+                              (fig_rates, reps, 'rates.png'), (fig_queue, reps, 'queue.png'),
+                              (fig_queue_cdf, by, 'queue-cdf.png'),
+                              (fig_share_cdf, by, 'share-cdf.png'), (fig_pfc, reps, 'pfc.png'),
+                              (fig_dcqcn, reps, 'dcqcn.png'), (fig_fct, by, 'fct-cdf.png'),
+                              (fig_lat, by, 'lat-cdf.png')):
+            path = os.path.join(d, name)
+            if os.path.exists(path):     # never a figure of an older run
+                os.remove(path)
+            try:
+                drawn = fn(scen, arg, path) is not False
+            except Exception as e:  # noqa: BLE001 - one figure's failure is named, the rest drawn
+                print('%s %s: %s: %s' % (scen, name, type(e).__name__, e), file=sys.stderr)
+                FAILED.append((scen, name))
+                plt.close('all')
+                drawn = False
+            if drawn and os.path.exists(path):
+                paths.append(path)
         made[scen] = paths
     return made
 
@@ -700,7 +704,7 @@ def main(argv):
         return 2
     for scen, paths in figures(argv[0]).items():
         print('%s: %s' % (scen, ' '.join(os.path.basename(x) for x in paths)))
-    return 0
+    return 1 if FAILED else 0
 
 
 if __name__ == '__main__':

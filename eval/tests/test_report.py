@@ -186,6 +186,27 @@ def render_check_fails_a_blank_figure():
 
 
 @case
+def a_figure_that_fails_is_named_and_the_others_drawn():
+    need_mpl()
+    d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-fail-'), reps=1)
+    q = os.path.join(d, 'S2-2to1', 'queue.png')
+    open(q, 'w').write('an older run\'s figure')
+
+    def boom(*a):
+        raise ValueError('no queue here')
+    saved, FG.fig_queue = FG.fig_queue, boom
+    try:
+        del FG.FAILED[:]
+        made = FG.figures(d)['S2-2to1']
+    finally:
+        FG.fig_queue = saved
+    assert FG.FAILED == [('S2-2to1', 'queue.png')], FG.FAILED
+    assert not os.path.exists(q) and q not in made
+    assert len(made) == 7 and all(os.path.getsize(x) > 10000 for x in made), made
+    del FG.FAILED[:]
+
+
+@case
 def docs_quote_the_committed_demo_summary():
     # README.md and results.rst quote eval/results/demo-summary.json as
     # eval/docfigs.py writes it; a figure edited by hand fails here.
