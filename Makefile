@@ -6,8 +6,9 @@
 #   make         build rdma_rxe.ko (patched, out of tree) and the tools
 #                (KVER=... another kernel of scripts/kernels)
 #   make check   all tests; ends with "N passed, N failed, N skipped"
-#   make demo    the main job: ACC vs DCQCN vs none, 2:1 incast (README.md)
-#   make eval    every evaluation scenario (S1-S4)
+#   make demo    the main job: ACC vs DCQCN (2 presets) vs none, 2:1 incast,
+#                3 repeats (README.md)
+#   make eval    every evaluation scenario (S1-S5), 3 repeats each
 #   make sim     ns-3 at the ACC paper's scale, reduced grid (FULL=1: the
 #                paper's fat tree, hours; SIM_FULL_MS=x: x ms of arrivals)
 #   make sim-full-smoke  the fat tree at full scale for 0.25 ms (minutes)

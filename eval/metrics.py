@@ -13,7 +13,7 @@ Inputs in RUN_DIR (written by selftests/e2e/lib-host.sh and lib-guest.sh):
 
   metrics.py analyse RUN_DIR --bottleneck SW:PORT [--prio 3] [--bin-ms 200]
       [--victim FLOW_ID] [--short-hosts K,K --small-bytes B]
-                           writes RUN_DIR/metrics.json and the gnuplot data
+                           writes RUN_DIR/metrics.json and the plain data
                            files RUN_DIR/{rates,queue,cc-rate}.dat; prints JSON
 A flow is measured at its sender's lsw host port ("h<src>", bytes the switch
 received from it): one flow per sender host.  Definitions (unit-tested in
@@ -570,9 +570,10 @@ def write_onset_dat(run, m, cum, spans, qs, ev, period_ms):
 
 
 def write_dat(run, cum, spans, brow, bin_ns, ev, ts, prio):
-    """Gnuplot data: rates.dat (t_s, Mb/s per flow), queue.dat (t_s, KB of
-    the bottleneck queue, paused flag), pauses.dat (t_s, paused ports),
-    cc-rate.dat (t_s, qp, Mb/s, halt) from trace events."""
+    """Plain data files beside the raw ones: rates.dat (t_s, Mb/s per flow),
+    queue.dat (t_s, KB of the bottleneck queue, its egress paused flag),
+    cc-rate.dat (t_s, qp, Mb/s, halt) from trace events.  (PFC per port
+    over time is drawn from lsw-timeseries.csv: eval/figures.py.)"""
     live = [s for s in spans.values() if s]
     t0 = min(s[0] for s in live) if live else (brow[0]['time_ns'] if brow else 0)
     t1 = max(s[1] for s in live) if live else t0
@@ -589,18 +590,6 @@ def write_dat(run, cum, spans, brow, bin_ns, ev, ts, prio):
             if t0 - 1e9 <= r['time_ns'] <= t1 + 1e9:
                 fh.write('%.3f %.3f %d\n' % ((r['time_ns'] - t0) / 1e9,
                                              r['queue_bytes'] / 1e3, r['paused']))
-    with open(os.path.join(run, 'pauses.dat'), 'w') as fh:
-        keys = sorted(k for k in ts if k[2] == prio)
-        fh.write('# t_s paused_ports host_queue_kb_total\n')
-        by_t = {}
-        for k in keys:
-            for r in ts[k]:
-                e = by_t.setdefault(r['time_ns'], [0, 0])
-                e[0] += r['paused']
-                e[1] += r['host_queue_bytes']
-        for t in sorted(by_t):
-            if t0 - 1e9 <= t <= t1 + 1e9:
-                fh.write('%.3f %d %.3f\n' % ((t - t0) / 1e9, by_t[t][0], by_t[t][1] / 1e3))
     with open(os.path.join(run, 'cc-rate.dat'), 'w') as fh:
         fh.write('# t_s qp rate_mbps halt\n')
         if ev:

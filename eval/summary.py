@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""summary.py brief METRICS.json | summary OUT_DIR  (python3 stdlib only)
+"""summary.py brief METRICS.json | summary OUT_DIR | json OUT_DIR
+(python3 stdlib only)
 
-brief: a few lines for the progress log.  summary: summary.md on stdout,
-rows scenario x algorithm from OUT_DIR/runs.tsv and each run's metrics.json,
-then the ACC / DCQCN and ACC / none ratios of the main metrics."""
+brief: a few lines for the progress log.  summary: summary.md on stdout:
+per scenario the compact table (one row per algorithm: the median of its
+repeats and the smallest-largest), then every run (scenario x algorithm x
+repeat from OUT_DIR/runs.tsv and each run's metrics.json), then the ratios
+of the medians.  json: the medians as JSON (what Documentation's quoted
+figures are checked against, eval/tests/test_docs_figures.py)."""
 import json
 import os
+import re
 import sys
 
 COLS = [  # (header, key, format, scale)
@@ -55,6 +60,117 @@ RATIO_KEYS = ['utilisation', 'converge_ms', 'within_share',
 # Ratios shown per scenario: (numerator, denominator) algorithms.
 RATIO_PAIRS = [('acc', 'dcqcn'), ('acc', 'dcqcn-paper'), ('acc', 'none'),
                ('dcqcn', 'none'), ('acc', 'acc-nohalt')]
+
+
+# The compact table: (header, key, format, scale, better: +1 higher, -1 lower).
+COMPACT = [('util', 'utilisation', '%.3f', 1, +1),
+           ('Jain', 'jain', '%.3f', 1, +1),
+           ('converge ms', 'converge_ms', '%.0f', 1, -1),
+           ('within ±10 %', 'within_share', '%.2f', 1, +1),
+           ('q mean KB', 'queue_active_mean_bytes', '%.1f', 1e-3, -1),
+           ('q p99 KB', 'queue_p99_bytes', '%.1f', 1e-3, -1),
+           ('PFC frames', 'pfc_tx', '%.0f', 1, -1),
+           ('paused s', 'paused_s', '%.2f', 1, -1)]
+# Scenario figures that replace a compact column where the scenario has them.
+COMPACT_EXTRA = [('victim Mb/s', 'victim_mbps', '%.1f', 1, +1),
+                 ('small FCT p99', 'fct_small_p99', '%.1f', 1, -1),
+                 ('lat p99 us', 'lat_p99_us', '%.0f', 1, -1)]
+ALGO_ORDER = ['none', 'dcqcn', 'dcqcn-paper', 'acc', 'acc-nohalt']
+
+
+def num(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def med_spread(vals):
+    """(median, smallest, largest, n) of the numbers in vals, or None."""
+    v = sorted(x for x in vals if num(x) is not None)
+    if not v:
+        return None
+    n = len(v)
+    med = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    return med, v[0], v[-1], n
+
+
+def by_algo(runs, scen):
+    """{algo: [run, ...]} of the passed runs of scen, algorithms in order."""
+    out = {}
+    for r in runs:
+        if r['scen'] == scen and r['status'] == 'ok' and r['m']:
+            out.setdefault(r['algo'], []).append(r)
+    return dict(sorted(out.items(), key=lambda kv: ALGO_ORDER.index(kv[0])
+                       if kv[0] in ALGO_ORDER else 99))
+
+
+def representative(byr):
+    """{algo: the run whose convergence time is the median of its repeats
+    (a run that never converged counts as the longest)}: the run the
+    report draws over time."""
+    out = {}
+    for a, rs in byr.items():
+        key = sorted(rs, key=lambda r: (num(r['m'].get('converge_ms')) is None,
+                                        num(r['m'].get('converge_ms')) or 0))
+        out[a] = key[(len(key) - 1) // 2]
+    return out
+
+
+def medians(runs):
+    """{scen: {algo: {key: (median, lo, hi, n)}}} over the compact keys and
+    the ratio keys."""
+    keys = {c[1] for c in COMPACT + COMPACT_EXTRA} | set(RATIO_KEYS)
+    out = {}
+    for s in sorted({r['scen'] for r in runs}):
+        for a, rs in by_algo(runs, s).items():
+            d = out.setdefault(s, {}).setdefault(a, {'runs': len(rs)})
+            for k in keys:
+                ms = med_spread(r['m'].get(k) for r in rs)
+                if ms:
+                    d[k] = ms
+    return out
+
+
+def compact_cols(med):
+    """The compact columns a scenario's medians have (at most 8)."""
+    cols = [c for c in COMPACT_EXTRA if any(c[1] in d for d in med.values())]
+    base = [c for c in COMPACT if any(c[1] in d for d in med.values())]
+    return (base[:8 - len(cols)] + cols)[:8]
+
+
+def fmt_ms(ms, f, scale):
+    """'median (lo-hi)', or the value alone for one run."""
+    if ms is None:
+        return '–'
+    med, lo, hi, n = ms
+    if n == 1 or lo == hi:
+        return f % (med * scale)
+    return '%s (%s–%s)' % (f % (med * scale), f % (lo * scale), f % (hi * scale))
+
+
+def best_worst(med, key, better):
+    """({algos with the best median}, {with the worst}) of a column; two
+    empty sets when fewer than two algorithms have it or all are equal."""
+    v = {a: d[key][0] for a, d in med.items() if key in d}
+    if len(v) < 2 or min(v.values()) == max(v.values()):
+        return set(), set()
+    lo = {a for a, x in v.items() if x == min(v.values())}
+    hi = {a for a, x in v.items() if x == max(v.values())}
+    return (hi, lo) if better > 0 else (lo, hi)
+
+
+def compact_md(scen, med):
+    cols = compact_cols(med)
+    if not cols:
+        return
+    print('| %s | n | %s |' % (scen, ' | '.join('%s %s' % (c[0], '↑' if c[4] > 0 else '↓')
+                                               for c in cols)))
+    print('|' + '---|' * (2 + len(cols)))
+    for a, d in med.items():
+        cells = []
+        for h, k, f, sc, better in cols:
+            t = fmt_ms(d.get(k), f, sc)
+            b, w = best_worst(med, k, better)
+            cells.append('**%s**' % t if a in b else t)
+        print('| %s | %d | %s |' % (a, d['runs'], ' | '.join(cells)))
 
 
 def derived(m):
@@ -146,15 +262,29 @@ def load_runs(out):
             if st == 'ok' and os.path.exists(mp):
                 with open(mp) as f2:
                     m = derived(json.load(f2))
+                if not a.startswith('acc'):    # halts are ACC's alone
+                    m['halts_per_s'] = m['halts_per_s_flow'] = None
             runs.append({'scen': s, 'algo': a, 'status': st, 'wall': int(wall),
-                         'dir': d, 'm': m})
+                         'dir': d, 'm': m, 'rep': os.path.basename(d)
+                         if re.fullmatch(r'r\d+', os.path.basename(d)) else 'r1'})
     return runs
 
 
 def summary(out):
+    loaded = load_runs(out)
     runs = [(r['scen'], r['algo'], r['status'], r['wall'], r['m'])
-            for r in load_runs(out)]
+            for r in loaded]
     print('# rxe-acc evaluation\n')
+    med = medians(loaded)
+    if med:
+        print('## Medians\n')
+        print('Per algorithm the median of its repeats, the smallest and largest in')
+        print('brackets (n: the runs that passed); ↑ higher is better, ↓ lower is')
+        print('better, the best median in bold.  Every run is in the table below.\n')
+        for s in med:
+            compact_md(s, med[s])
+            print()
+        print('## Every run\n')
     print('Raw data per run in `SCENARIO/ALGO/` (lsw counters JSON + CSV, perftest')
     print('output, rdma counters, rxe_cc trace).  Flow rates are lsw-measured frame')
     print('bytes (a flow = its sender port) over the window in which all flows are')
@@ -164,14 +294,20 @@ def summary(out):
     print('the fair share where that is longer ("rate window T"); queue mean and p99')
     print('are over the all-active window.')
     print('Absolute figures are TCG-scaled: compare algorithms as ratios.\n')
-    print('| scenario | algo | status | wall s | ' + ' | '.join(c[0] for c in COLS) + ' |')
-    print('|' + '---|' * (4 + len(COLS)))
-    for s, a, st, wall, m in runs:
+    print('| scenario | algo | repeat | status | wall s | ' + ' | '.join(c[0] for c in COLS) + ' |')
+    print('|' + '---|' * (5 + len(COLS)))
+    for r in loaded:
+        m = r['m']
         cells = [fmt(m, k, f, sc) for _, k, f, sc in COLS] if m else ['–'] * len(COLS)
-        print('| %s | %s | %s | %d | %s |' % (s, a, st, wall, ' | '.join(cells)))
-    by = {(s, a): m for s, a, st, _, m in runs if m}
-    print('\n## Ratios\n')
-    print('| scenario | ratio | ' + ' | '.join(RATIO_KEYS) + ' |')
+        print('| %s | %s | %s | %s | %d | %s |' % (r['scen'], r['algo'], r['rep'], r['status'],
+                                                 r['wall'], ' | '.join(cells)))
+    by = {(s, a): {k: v[0] for k, v in d.items() if isinstance(v, tuple)}
+          for s in med for a, d in med[s].items()}
+    print('\n## Ratios of the medians\n')
+    label = {k: h for h, k, _, _ in COLS}
+    label.update({'flow_sum_mbps': 'perftest Mb/s summed', 'fct_small_p50': 'small FCT p50',
+                  'fct_small_p99': 'small FCT p99'})
+    print('| scenario | ratio | ' + ' | '.join(label.get(k, k) for k in RATIO_KEYS) + ' |')
     print('|' + '---|' * (2 + len(RATIO_KEYS)))
     any_ratio = False
     for s in sorted({r[0] for r in runs}):
@@ -219,6 +355,10 @@ def main(argv):
         return 0
     if len(argv) == 2 and argv[0] == 'summary':
         return summary(argv[1])
+    if len(argv) == 2 and argv[0] == 'json':
+        json.dump(medians(load_runs(argv[1])), sys.stdout, indent=1, sort_keys=True)
+        print()
+        return 0
     print(__doc__, file=sys.stderr)
     return 2
 

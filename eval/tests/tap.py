@@ -7,6 +7,10 @@ import traceback
 CASES = []
 
 
+class Skip(Exception):
+    """Raised by a case that cannot run here; its message says why."""
+
+
 def case(fn):
     CASES.append(fn)
     return fn
@@ -22,6 +26,8 @@ def run():
         try:
             fn()
             print('ok %d - %s' % (i, name))
+        except Skip as e:
+            print('ok %d - %s # SKIP %s' % (i, name, e))
         except Exception:  # noqa: BLE001 - any failure is the test's
             failed += 1
             print('not ok %d - %s' % (i, name))

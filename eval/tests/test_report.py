@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of the report side (TAP): summary.py's medians and compact table,
+figures.py's PFC-per-port and time-origin logic, report.py's headline,
+and the whole page on the fixture evaluation (tests/fixture.py) rendered
+in headless Chromium by eval/render-check."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVAL = os.path.join(HERE, '..')
+sys.path.insert(0, EVAL)
+sys.path.insert(0, HERE)
+import fixture  # noqa: E402
+import summary as S  # noqa: E402
+from tap import Skip, case, run  # noqa: E402
+
+try:
+    import figures as FG  # noqa: E402
+    import numpy  # noqa: E402,F401
+except ImportError as e:     # python3-matplotlib/numpy missing: make deps
+    FG = None
+    NO_MPL = str(e)
+
+OUT = None
+
+
+def out():
+    """The fixture evaluation, made once (summary, figures, report)."""
+    global OUT
+    if OUT is None:
+        OUT = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-report-'))
+    return OUT
+
+
+def need_mpl():
+    if FG is None:
+        raise Skip('no matplotlib/numpy (%s): make deps installs them' % NO_MPL)
+
+
+@case
+def median_and_spread_of_repeats():
+    assert S.med_spread([3, 1, 2]) == (2, 1, 3, 3)
+    assert S.med_spread([4, 1, None, 2, 3]) == (2.5, 1, 4, 4)
+    assert S.med_spread([None, '–']) is None
+    assert S.fmt_ms((2.0, 1.0, 3.0, 3), '%.1f', 1) == '2.0 (1.0–3.0)'
+    assert S.fmt_ms((2.0, 2.0, 2.0, 3), '%.1f', 1) == '2.0'
+    assert S.fmt_ms(None, '%.1f', 1) == '–'
+
+
+@case
+def compact_table_medians_cues_and_width():
+    runs = S.load_runs(out())
+    med = S.medians(runs)['S2-2to1']
+    assert list(med) == ['none', 'dcqcn', 'dcqcn-paper', 'acc']
+    assert all(d['runs'] == 2 for d in med.values())
+    # the fixture's queue: ACC 5 KB + a 0-2 KB ripple; none 40 KB
+    assert abs(med['acc']['queue_active_mean_bytes'][0] - 6000) < 200
+    assert abs(med['none']['queue_active_mean_bytes'][0] - 41000) < 200
+    # convergence: repeat 1 at +200 ms (+200 more for dcqcn and acc), repeat 2 +200
+    lo, hi = med['dcqcn-paper']['converge_ms'][1:3]
+    assert lo < hi
+    cols = S.compact_cols(med)
+    assert 2 + len(cols) <= 10
+    best, worst = S.best_worst(med, 'queue_active_mean_bytes', -1)
+    assert best == {'acc'} and worst == {'none'}
+    # ties: three algorithms send no PFC frame, all three are the best
+    best, worst = S.best_worst(med, 'pfc_tx', -1)
+    assert best == {'dcqcn', 'dcqcn-paper', 'acc'} and worst == {'none'}
+    # only ACC halts: the others show "–", not 0
+    assert all(r['m']['halts_per_s_flow'] is None for r in runs if r['algo'] != 'acc')
+    rep = S.representative(S.by_algo(runs, 'S2-2to1'))
+    assert set(rep) == set(med) and all(r['rep'] in ('r1', 'r2') for r in rep.values())
+
+
+@case
+def headline_names_the_trusted_baseline_in_medians():
+    import report as R
+    h = ' '.join(R.headline(S.load_runs(out())))
+    assert 'median of 2 runs' in h
+    assert 'DCQCN (paper, scaled), the DCQCN baseline this test bed scales faithfully' in h
+    assert 'DCQCN (mlx5, scaled) is shown for reference only' in h
+    assert 'against no congestion control' in h
+    # medians with their spread: "650 (550–750) ms"-like figures
+    assert re.search(r'\d+ \(\d+–\d+\) against \d+ \(\d+–\d+\) ms', h), h
+
+
+@case
+def nic_pause_from_the_switch_xoff_state():
+    need_mpl()
+    rows = [{'time_ns': t * 10, 'ingress_bytes': b} for t, b in
+            enumerate([0, 31, 29, 28, 26, 0, 31, 31, 0, 0])]
+    st = FG.nic_paused(rows, 30, 27)
+    assert [v for _, v in st] == [0, 1, 1, 1, 0, 0, 1, 1, 0, 0]
+    # held 10..40 and 60..80: of bins [0, 50) and [50, 100): 0.6 and 0.4
+    starts, share = FG.held_per_bin(st, 0, 100, 50)
+    assert list(starts) == [0, 50] and abs(share[0] - 0.6) < 1e-9 and abs(share[1] - 0.4) < 1e-9
+
+
+@case
+def pfc_per_port_shows_what_the_egress_column_missed():
+    # none in the fixture: the egress is never paused (a one-switch
+    # incast), the senders' NICs are, 0.3 s of every second from 1 s on
+    need_mpl()
+    r = [FG.Run(x) for x in S.load_runs(out()) if x['algo'] == 'none'][0]
+    ser = FG.pfc_series(r, r.onset, r.onset + 3_000_000_000)
+    assert set(ser) == {'s1:h0', 's1:h1'}, set(ser)
+    x, fps, egress, nic = ser['s1:h0']
+    # paused 0.3 s of each second: 3 x 0.3 s in 3 s; the bins sum to it
+    assert abs(sum(nic) * FG.BIN_MS / 1e3 - 0.9) < 0.05, sum(nic)
+    # an XOFF and an XON per second: 2 frames a second on average
+    assert abs(fps.mean() - 2.0) < 0.5, fps
+    # no egress paused time anywhere: what the old plot drew, and all it drew
+    assert all(e.max() == 0 for (_, _, e, _) in ser.values())
+    a = [FG.Run(x) for x in S.load_runs(out()) if x['algo'] == 'acc'][0]
+    assert FG.pfc_series(a, a.onset, a.onset + 3_000_000_000) == {}
+
+
+@case
+def one_time_origin_and_x_range():
+    need_mpl()
+    runs = [FG.Run(x) for x in S.load_runs(out())]
+    xr = FG.shared_xrange(runs)
+    # h0 starts 1 s before the onset (h1's first packet), the run ends 3 s after
+    assert -1.6 < xr[0] < -1.4 and 2.9 < xr[1] < 3.6, xr
+    r = runs[0]
+    assert r.onset == r.m['onset_ns'] and abs(r.t_on - 101.0) < 1e-9
+
+
+@case
+def the_report_renders_in_chromium():
+    need_mpl()
+    d = out()
+    for cmd in (['python3', os.path.join(EVAL, 'summary.py'), 'summary', d],
+                [os.path.join(EVAL, 'plot.sh'), d],
+                ['python3', os.path.join(EVAL, 'report.py'), d]):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        assert p.returncode == 0, (cmd, p.stdout[-500:], p.stderr[-1500:])
+    figs = sorted(os.listdir(os.path.join(d, 'S2-2to1')))
+    for f in ('bars.png', 'onset.png', 'rates.png', 'queue.png', 'queue-cdf.png',
+              'share-cdf.png', 'pfc.png', 'dcqcn.png'):
+        assert f in figs, figs
+    page = open(os.path.join(d, 'report.html')).read()
+    assert page.count('<img ') == 8 and 'class="compact"' in page
+    p = subprocess.run([os.path.join(EVAL, 'render-check'), d], capture_output=True,
+                       text=True, timeout=400)
+    print('\n'.join('#   ' + ln for ln in p.stdout.splitlines()))
+    if 'SKIP no chromium' in p.stdout:
+        raise Skip('no chromium (make deps installs it)')
+    assert p.returncode == 0 and 'not ok' not in p.stdout and \
+        p.stdout.count('\nok ') == 5, p.stdout + p.stderr
+
+
+
+@case
+def render_check_fails_a_blank_figure():
+    # The same page with one figure blank and one an empty frame: check 4
+    # names both, the other figures pass.
+    need_mpl()
+    import shutil
+    from PIL import Image, ImageDraw
+    src = out()
+    if not os.path.exists(os.path.join(src, 'report.html')):
+        raise Skip('the render case did not make the report')
+    d = tempfile.mkdtemp(prefix='rxe-acc-blank-')
+    shutil.copytree(os.path.join(src, 'S2-2to1'), os.path.join(d, 'S2-2to1'))
+    with open(os.path.join(src, 'runs.tsv')) as fh, open(os.path.join(d, 'runs.tsv'), 'w') as o:
+        o.write(fh.read().replace(src, d))
+    Image.new('RGB', (1000, 500), 'white').save(os.path.join(d, 'S2-2to1', 'queue-cdf.png'))
+    im = Image.new('RGB', (1000, 500), 'white')
+    ImageDraw.Draw(im).rectangle((50, 50, 950, 450), outline='black')
+    im.save(os.path.join(d, 'S2-2to1', 'share-cdf.png'))
+    p = subprocess.run(['python3', os.path.join(EVAL, 'report.py'), d], capture_output=True)
+    assert p.returncode == 0, p.stderr
+    p = subprocess.run([os.path.join(EVAL, 'render-check'), d], capture_output=True,
+                       text=True, timeout=400)
+    if 'SKIP no chromium' in p.stdout:
+        raise Skip('no chromium (make deps installs it)')
+    line = [ln for ln in p.stdout.splitlines() if re.match(r'(not )?ok 4 ', ln)]
+    assert line and line[0].startswith('not ok 4 - 2 of 8 figures blank'), p.stdout
+    assert '5:0%/1!' in line[0] and re.search(r' 6:\d+%/\d+!', line[0]), line[0]
+
+
+
+@case
+def a_figure_that_fails_is_named_and_the_others_drawn():
+    need_mpl()
+    d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-fail-'), reps=1)
+    q = os.path.join(d, 'S2-2to1', 'queue.png')
+    open(q, 'w').write('an older run\'s figure')
+
+    def boom(*a):
+        raise ValueError('no queue here')
+    saved, FG.fig_queue = FG.fig_queue, boom
+    try:
+        del FG.FAILED[:]
+        made = FG.figures(d)['S2-2to1']
+    finally:
+        FG.fig_queue = saved
+    assert FG.FAILED == [('S2-2to1', 'queue.png')], FG.FAILED
+    assert not os.path.exists(q) and q not in made
+    assert len(made) == 7 and all(os.path.getsize(x) > 10000 for x in made), made
+    del FG.FAILED[:]
+
+
+@case
+def docs_quote_the_committed_demo_summary():
+    # README.md and results.rst quote eval/results/demo-summary.json as
+    # eval/docfigs.py writes it; a figure edited by hand fails here.
+    import docfigs as D
+    p = subprocess.run(['python3', os.path.join(EVAL, 'docfigs.py'), 'check'],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    meta, d = D.load()
+    assert meta['repeats'] >= 3 and set(d) == {'none', 'dcqcn', 'dcqcn-paper', 'acc'}
+    path, begin, end, fn = D.BLOCKS[0]
+    text = open(path).read()
+    acc_q = D.v(d, 'acc', 'queue_active_mean_bytes', '%.1f', 1e-3)
+    assert 'ACC kept a mean queue of %s KB' % acc_q in ' '.join(text.split())
+    t = tempfile.mkdtemp()
+    bad = os.path.join(t, 'README.md')
+    with open(bad, 'w') as fh:
+        fh.write(text.replace(acc_q, '0.1', 1))
+    old, new = D.render(bad, begin, end, fn, meta, d)
+    assert new is not None and new != old and new == text
+
+
+if __name__ == '__main__':
+    sys.exit(run())
