@@ -1215,7 +1215,9 @@ static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 	    rdma_nl_put_driver_u64(msg, "cc_line_rate_bps", cc->line_rate_bps) ||
 	    rdma_nl_put_driver_u64(msg, "cc_inflight_bytes",
 				   rxe_cc_inflight_bytes(cc)) ||
-	    rdma_nl_put_driver_u32(msg, "cc_stopped", cc->stopped))
+	    rdma_nl_put_driver_u32(msg, "cc_stopped", cc->stopped) ||
+	    rdma_nl_put_driver_u32(msg, "cc_peer_counts", cc->peer_counts) ||
+	    rdma_nl_put_driver_u32(msg, "cc_read_acks", cc->read_acks))
 		return -EMSGSIZE;
 	return ops->fill_res ? ops->fill_res(msg, qp) : 0;
 }
