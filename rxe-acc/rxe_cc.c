@@ -986,13 +986,6 @@ static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
 	u16 tail = ring->tail;
 	u64 now;
 
-	/*
-	 * A peer that counts reports the marks of our requests in its next
-	 * counting ACK, not in the single bit of a read response (read ACKs,
-	 * for the response ring, never count).
-	 */
-	if (!counted && cc->peer_counts && ring == &cc->req)
-		mark = RXE_CC_MARK_NO;
 	if (!cc->ops->echo_marks) {
 		mark = RXE_CC_MARK_NO;
 		ack->ce_pkts = 0;
@@ -1055,6 +1048,13 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 	mark = rxe_cc_echoed_mark(pkt);
 	if (!rxe_cc_lock_running(cc))
 		return;
+	/*
+	 * A peer that counts reports the marks of our WRITEs and SENDs in
+	 * its next counting ACK, not in the single bit of this one; the
+	 * marks of READs it echoes in that bit of their read responses.
+	 */
+	if (cc->peer_counts && !rxe_cc_is_read_resp(pkt))
+		mark = RXE_CC_MARK_NO;
 	if (rxe_cc_ring_in_window(&cc->req, psn))
 		rxe_cc_acked(qp, &cc->req, psn, mark, false, &ack);
 	spin_unlock_bh(&cc->lock);
