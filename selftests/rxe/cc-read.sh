@@ -87,7 +87,7 @@ cc_timer_fires() {
 }
 
 expire_case() {
-	local t=/sys/kernel/tracing i inflight=- expired fires=- verified=0
+	local t=/sys/kernel/tracing i inflight=- expired='' dropped=- fires=- verified=0
 	MIX_DIR=${OUT_DIR:-/tmp}/expire
 	mkdir -p "$MIX_DIR"
 	if ! rxe_tracefs || [ ! -d $t/events/timer/hrtimer_expire_entry ]; then
@@ -112,15 +112,17 @@ expire_case() {
 				[ "$inflight" = 0 ] && break
 				sleep 0.2
 			done
+			expired=$(grep "rxe_cc_resp_expired: dev=rxe_a" $t/trace | tail -n 1)
+			dropped=$(ip netns exec rxb tc -s filter show dev vb egress |
+				  awk '/Sent .* pkt/ {print $4; exit}')
 			fires=$(cc_timer_fires 2)
 		fi
 	fi
 	echo 0 >$t/events/rxe_cc/rxe_cc_resp_expired/enable
-	expired=$(grep "rxe_cc_resp_expired: dev=rxe_a" $t/trace | tail -n 1)
 	mix_end
 	mix_verified && verified=1
 	ip netns exec rxb tc qdisc del dev vb clsact 2>/dev/null
-	echo "# last expiry on rxe_a: ${expired:-none}"
+	echo "# read ACKs dropped by tc: $dropped; last expiry on rxe_a: ${expired:-none}"
 	echo "# drv_cc_inflight_bytes of rxe_a's QP at idle: $inflight; CC timer expiries in 2 s at idle: $fires"
 	ktap_check "lost read ACKs: the READs and WRITEs verified" test $verified = 1
 	ktap_check "lost read ACKs: the responses in flight expire to 0" \
