@@ -101,7 +101,14 @@ expire_case() {
 	echo 1 >$t/events/rxe_cc/rxe_cc_resp_expired/enable
 	if mix_server rxa 10.10.0.1 -T 100; then
 		mix_client rxb 10.10.0.1 -H -T 100 -i 16 -w 1 -W 16384 -R 1048576 -d 2
-		mix_settle read_acks_on || sleep 2
+		# the first read ACKs must have come back (rdma_cm takes a few
+		# seconds in TCG): only then are responses in flight for ACC
+		for i in $(seq 600); do
+			read_acks_on && break
+			kill -0 "$MIX_CLI_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		read_acks_on || echo "# rxe_a's QP never saw a read ACK"
 		# from now on every read ACK (opcode 0xc0 at IP 20 + UDP 8) is lost
 		ip netns exec rxb tc qdisc add dev vb clsact &&
 		ip netns exec rxb tc filter add dev vb egress protocol ip u32 \
