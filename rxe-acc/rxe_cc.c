@@ -51,6 +51,11 @@
 #define RXE_CC_ACK_TIMEOUT_FRACTION	4
 /* Speed assumed when neither the knob nor ethtool tells one. */
 #define RXE_CC_DEFAULT_LINE_RATE_MBPS	10000
+/*
+ * Read responses nothing acknowledged for this long leave the response
+ * ring (rxe_cc_resp_expire_ns()) when the QP has no transport timeout.
+ */
+#define RXE_CC_RESP_EXPIRE_MS		100
 
 static_assert(RXE_MAX_UNACKED_PSNS < RXE_CC_REQ_SLOTS);
 static_assert((RXE_CC_REQ_SLOTS & (RXE_CC_REQ_SLOTS - 1)) == 0);
@@ -357,6 +362,37 @@ static enum hrtimer_restart rxe_cc_pace_timer_fn(struct hrtimer *t)
 
 static void rxe_cc_arm_timer(struct rxe_qp *qp);
 
+/*
+ * How long read responses may wait for their read ACK.  Nothing
+ * retransmits a read ACK: once the last one is lost (or the requester
+ * stops acknowledging: its notification point switched off, the QP
+ * destroyed), only time tells.  The requester's retransmit timer is the
+ * bound the transport itself uses: a READ it has not seen answered by
+ * then it asks for again, and the responder answers anew.  The responder
+ * does not know the requester's timer; both ends of a connection get the
+ * same timeout from the connection manager, so the QP's own stands for
+ * it, and a QP without one (a READ responder left in RTR) waits
+ * RXE_CC_RESP_EXPIRE_MS.
+ */
+static u64 rxe_cc_resp_expire_ns(struct rxe_qp *qp)
+{
+	unsigned long timeout = READ_ONCE(qp->qp_timeout_jiffies);
+
+	return timeout ? jiffies_to_nsecs(timeout) :
+			 (u64)RXE_CC_RESP_EXPIRE_MS * NSEC_PER_MSEC;
+}
+
+/* Forget read responses whose read ACKs are lost for good; lock held. */
+static void rxe_cc_resp_expire(struct rxe_qp *qp, u64 now)
+{
+	struct rxe_cc_qp *cc = qp->cc;
+	u64 bytes = rxe_cc_ring_expire(&cc->resp, now,
+				       rxe_cc_resp_expire_ns(qp));
+
+	if (bytes)
+		trace_rxe_cc_resp_expired(qp, cc->resp.next_psn, bytes);
+}
+
 static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 {
 	struct rxe_cc_qp *cc = container_of(t, struct rxe_cc_qp, cc_timer);
@@ -370,9 +406,14 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 	/* read under the lock: events reach the core in time order */
 	now = rxe_cc_now_ns();
 	if (cc->ops && !cc->stopped) {
+		rxe_cc_resp_expire(qp, now);
 		cc->ops->on_timer(qp, now);
 		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_TIMER);
-		/* Idle QPs sleep; the cores catch up lazily on the next event. */
+		/*
+		 * Idle QPs sleep; the cores catch up lazily on the next event.
+		 * Read responses in flight keep the timer only until they
+		 * expire.
+		 */
 		if (rxe_cc_inflight_bytes(cc) || !cc->rate_bps)
 			rxe_cc_arm_timer(qp);
 	}
@@ -860,10 +901,12 @@ void rxe_cc_data_bth(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
  * @psn: its PSN
  * @bytes: its size on the wire
  *
- * Recorded before xmit, as requests are.  Read responses are in flight
- * for the algorithm only once the peer has shown that it acknowledges
- * them (rxe_cc_rcv_ctrl()); a peer that does not would leave them in
- * flight for ever.
+ * Recorded before xmit, as requests are, so that a read ACK is believed
+ * only for a response that was sent.  They are in flight for the
+ * algorithm only once the peer has shown that it acknowledges them
+ * (rxe_cc_rcv_read_ack()), and only until they expire
+ * (rxe_cc_resp_expire_ns()): a peer that stops acknowledging must not
+ * leave them in flight for ever.
  */
 void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 {
@@ -874,9 +917,9 @@ void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 		return;
 	now = rxe_cc_now_ns();
 	rxe_cc_unwait(cc, RXE_CC_WAIT_RESP);
-	if (cc->read_acks)
-		rxe_cc_ring_record(&cc->resp, psn, (psn + 1) & BTH_PSN_MASK,
-				   bytes, now);
+	rxe_cc_resp_expire(qp, now);
+	rxe_cc_ring_record(&cc->resp, psn, (psn + 1) & BTH_PSN_MASK, bytes,
+			   now);
 	rxe_cc_xmit(qp, bytes, now);
 	spin_unlock_bh(&cc->lock);
 }
@@ -941,8 +984,10 @@ static bool rxe_cc_acked_psn(struct rxe_pkt_info *pkt, u32 *psn)
  * An acknowledgment of @ring's packets up to @psn came in: retire them
  * and tell the algorithm.  @ack->ce_pkts and ue_pkts are the marked
  * packets it counted (@counted), or else @mark is the single-bit echo,
- * which reads as the mark of every packet it covers.  Lock held, QP
- * running.
+ * which reads as the mark of every packet it covers.  The caller checked
+ * that @psn is in the ring's window (rxe_cc_ring_in_window()): the last
+ * PSN acknowledged or a newer one sent, as the completer accepts it.
+ * Lock held, QP running.
  */
 static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
 			 u32 psn, enum rxe_cc_mark mark, bool counted,
@@ -953,15 +998,6 @@ static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
 	u16 tail = ring->tail;
 	u64 now;
 
-	if (!rxe_cc_ring_in_window(ring, psn))
-		return;
-	/*
-	 * A peer that counts reports the marks of our requests in its next
-	 * counting ACK, not in the single bit of a read response (read ACKs,
-	 * for the response ring, never count).
-	 */
-	if (!counted && cc->peer_counts && ring == &cc->req)
-		mark = RXE_CC_MARK_NO;
 	if (!cc->ops->echo_marks) {
 		mark = RXE_CC_MARK_NO;
 		ack->ce_pkts = 0;
@@ -1001,10 +1037,12 @@ bool rxe_cc_is_read_resp(const struct rxe_pkt_info *pkt)
  * rxe_cc_rcv_ack - a response for sender QP pkt->qp arrived
  * @pkt: the ACK, NAK, atomic ACK or read response
  *
- * Cumulative: everything up to the acknowledged PSN is acknowledged.  Old
- * and duplicate responses acknowledge nothing new; their echoed marks
- * still count (a NAK carries the marks of the packets before it).  A read
- * response is also data this QP receives: the notification point sees it.
+ * Cumulative: everything up to the acknowledged PSN is acknowledged.  A
+ * duplicate of the last acknowledgment (the receiver answers a duplicate
+ * request with one) acknowledges nothing new, but its echoed mark counts;
+ * an older PSN, or one never sent, is stale or forged, and the completer
+ * drops it: so does the algorithm.  A read response is also data this QP
+ * receives: the notification point sees it.
  */
 void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 {
@@ -1022,7 +1060,15 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
 	mark = rxe_cc_echoed_mark(pkt);
 	if (!rxe_cc_lock_running(cc))
 		return;
-	rxe_cc_acked(qp, &cc->req, psn, mark, false, &ack);
+	/*
+	 * A peer that counts reports the marks of our WRITEs and SENDs in
+	 * its next counting ACK, not in the single bit of this one; the
+	 * marks of READs it echoes in that bit of their read responses.
+	 */
+	if (cc->peer_counts && !rxe_cc_is_read_resp(pkt))
+		mark = RXE_CC_MARK_NO;
+	if (rxe_cc_ring_in_window(&cc->req, psn))
+		rxe_cc_acked(qp, &cc->req, psn, mark, false, &ack);
 	spin_unlock_bh(&cc->lock);
 }
 
@@ -1034,8 +1080,10 @@ void rxe_cc_rcv_ack(struct rxe_pkt_info *pkt)
  *
  * As rxe_cc_rcv_ack() for an ACK, NAK or atomic ACK (read responses
  * carry no counters), with the marked packets the counters report since
- * the previous one read.  Its peer counts marks, and so coalesces
- * its ACKs: this QP no longer asks for an ACK per packet.
+ * the previous one read.  One outside the window is not read at all: its
+ * counters would desync the next genuine ACK's.  Its peer counts marks,
+ * and so coalesces its ACKs: once one of them has acknowledged something
+ * new, this QP no longer asks for an ACK per packet.
  *
  * @ce_pkts: the CE-marked packets it reported, 0 if the QP runs no
  *	algorithm
@@ -1052,18 +1100,22 @@ void rxe_cc_rcv_ack_counts(struct rxe_pkt_info *pkt, u8 ce_wire, u8 ue_wire,
 
 	*ce_pkts = 0;
 	*ue_pkts = 0;
-	if (!rxe_cc_lock_running(cc))
+	if (!rxe_cc_acked_psn(pkt, &psn) || !rxe_cc_lock_running(cc))
 		return;
-	/* even a response that acknowledges nothing moves the counters */
+	if (!rxe_cc_ring_in_window(&cc->req, psn)) {
+		spin_unlock_bh(&cc->lock);
+		return;
+	}
+	/* the duplicate, which acknowledges nothing, still moves them */
 	rxe_cc_echo_decode(&cc->echo_seen, ce_wire, ue_wire, &ack.ce_pkts,
 			   &ack.ue_pkts);
-	WRITE_ONCE(cc->peer_counts, true);
+	if (rxe_cc_ring_acks_new(&cc->req, psn))
+		WRITE_ONCE(cc->peer_counts, true);
 	if (ack.ce_pkts)
 		mark = RXE_CC_MARK_CE;
 	else if (ack.ue_pkts)
 		mark = RXE_CC_MARK_UE;
-	if (rxe_cc_acked_psn(pkt, &psn))
-		rxe_cc_acked(qp, &cc->req, psn, mark, true, &ack);
+	rxe_cc_acked(qp, &cc->req, psn, mark, true, &ack);
 	spin_unlock_bh(&cc->lock);
 	*ce_pkts = ack.ce_pkts;
 	*ue_pkts = ack.ue_pkts;
@@ -1093,8 +1145,9 @@ static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 
 /*
  * The peer acknowledged the read responses of QP pkt->qp up to pkt->psn,
- * echoing the marks it saw on them (ACC): the first one switches on the
- * accounting of read responses.
+ * echoing the marks it saw on them (ACC): the first one that acknowledges
+ * a response this QP sent switches on the accounting of read responses.
+ * One for a PSN outside the response ring's window is stale or forged.
  */
 static void rxe_cc_rcv_read_ack(struct rxe_pkt_info *pkt)
 {
@@ -1105,8 +1158,11 @@ static void rxe_cc_rcv_read_ack(struct rxe_pkt_info *pkt)
 
 	if (!rxe_cc_lock_running(cc))
 		return;
-	cc->read_acks = true;
-	rxe_cc_acked(qp, &cc->resp, pkt->psn, mark, false, &ack);
+	if (rxe_cc_ring_in_window(&cc->resp, pkt->psn)) {
+		if (rxe_cc_ring_acks_new(&cc->resp, pkt->psn))
+			cc->read_acks = true;
+		rxe_cc_acked(qp, &cc->resp, pkt->psn, mark, false, &ack);
+	}
 	spin_unlock_bh(&cc->lock);
 }
 
@@ -1171,7 +1227,9 @@ static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 	    rdma_nl_put_driver_u64(msg, "cc_line_rate_bps", cc->line_rate_bps) ||
 	    rdma_nl_put_driver_u64(msg, "cc_inflight_bytes",
 				   rxe_cc_inflight_bytes(cc)) ||
-	    rdma_nl_put_driver_u32(msg, "cc_stopped", cc->stopped))
+	    rdma_nl_put_driver_u32(msg, "cc_stopped", cc->stopped) ||
+	    rdma_nl_put_driver_u32(msg, "cc_peer_counts", cc->peer_counts) ||
+	    rdma_nl_put_driver_u32(msg, "cc_read_acks", cc->read_acks))
 		return -EMSGSIZE;
 	return ops->fill_res ? ops->fill_res(msg, qp) : 0;
 }

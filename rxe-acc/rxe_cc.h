@@ -179,10 +179,14 @@ struct rxe_cc_qp {
 	struct rxe_cc_sent resp_slots[RXE_CC_RESP_SLOTS];
 };
 
-/* W: the bytes of this QP in flight, both directions. */
+/*
+ * W: the bytes of this QP in flight, both directions; read responses
+ * only once the peer has shown that it acknowledges them.
+ */
 static inline u64 rxe_cc_inflight_bytes(const struct rxe_cc_qp *cc)
 {
-	return cc->req.inflight_bytes + cc->resp.inflight_bytes;
+	return cc->req.inflight_bytes +
+	       (cc->read_acks ? cc->resp.inflight_bytes : 0);
 }
 
 /* Why a QP's rate changed (trace event rxe_cc_rate). */

@@ -21,20 +21,23 @@
  * The device's ACC knobs with this QP's line rate (clamped as DCQCN's),
  * and a halt that the QP's own transport timer tolerates: a halt longer
  * than half the retransmit timeout would make the peer's ACKs look lost
- * and retransmit data the switch still holds.  The framework caches the
- * result (rxe_cc_qp_params()).
+ * and retransmit data the switch still holds.  A halt of read responses
+ * must fit the requester's timer, which the responder does not know: the
+ * connection manager gives both ends the same timeout, and a QP without
+ * one (a READ responder left in RTR) assumes the shortest an rxe
+ * requester runs, one jiffy.  The framework caches the result
+ * (rxe_cc_qp_params()).
  */
 static void acc_load_params(struct rxe_qp *qp,
 			    const struct rxe_cc_params *dev, void *params)
 {
-	unsigned long timeout = qp->cc->params_timeout_jiffies;
+	unsigned long timeout = qp->cc->params_timeout_jiffies ?: 1;
 	u64 line = qp->cc->line_rate_bps;
 	struct rxe_cc_acc_params *p = params;
 
 	*p = dev->acc;
-	if (timeout)
-		p->halt_max_ns = clamp_t(u64, jiffies_to_nsecs(timeout) / 2,
-					 p->period_ns, p->halt_max_ns);
+	p->halt_max_ns = clamp_t(u64, jiffies_to_nsecs(timeout) / 2,
+				 p->period_ns, p->halt_max_ns);
 	p->line_rate_bps = line;
 	p->min_rate_bps = min(p->min_rate_bps, line);
 	p->max_rate_bps = min(p->max_rate_bps, line);

@@ -8,7 +8,8 @@
  * Notification point (NP, receiver)
  * ---------------------------------
  * A CE-marked packet asks for a CNP to the sender QP; at most one CNP per
- * QP leaves per min_time_between_cnps_us (0 = one per CE packet).
+ * QP leaves per min_time_between_cnps_us (0 = one per CE packet; 4 us by
+ * default, as ConnectX firmware).
  *
  * Reaction point (RP, sender), per QP
  * -----------------------------------
@@ -86,6 +87,13 @@
 #define DCQCN_DEF_DCE_TCP_RTT_US	1
 #define DCQCN_DEF_MONITOR_PERIOD_US	4
 #define DCQCN_DEF_INITIAL_ALPHA		1023
+/*
+ * ConnectX firmware's MIN_TIME_BETWEEN_CNPS (mlxconfig default 4 us), and
+ * the sender's own rate_reduce_monitor_period: it cuts at most once per
+ * period, so closer CNPs only cost packets.  It also bounds the CNPs a
+ * burst of CE-marked requests makes a receiver send.
+ */
+#define DCQCN_DEF_MIN_TIME_BETWEEN_CNPS_US	4
 #define DCQCN_DEF_LINE_RATE_KBPS	100000000 /* placeholder: glue sets it */
 
 /* Longest knob time (10 s): keeps every ns product far inside u64. */
@@ -138,7 +146,7 @@ void rxe_cc_dcqcn_params_default(struct rxe_cc_dcqcn_params *p)
 		.initial_alpha_value = DCQCN_DEF_INITIAL_ALPHA,
 		.rate_to_set_on_first_cnp_kbps = 0,
 		.clamp_tgt_rate = 0,
-		.min_time_between_cnps_us = 0,
+		.min_time_between_cnps_us = DCQCN_DEF_MIN_TIME_BETWEEN_CNPS_US,
 		.line_rate_kbps = DCQCN_DEF_LINE_RATE_KBPS,
 	};
 }

@@ -78,7 +78,9 @@ bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
 	else if (mark == RXE_CC_MARK_UE)
 		e->ue_pkts++;
 	if (mark != RXE_CC_MARK_NO) {
-		e->unechoed++;
+		/* saturates: an ACK is due from the third on anyway */
+		if (e->unechoed < RXE_CC_ECHO_MAX_UNECHOED)
+			e->unechoed++;
 		e->hot = every;
 		e->due = true;
 	} else if (e->hot) {

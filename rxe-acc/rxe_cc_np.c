@@ -157,8 +157,12 @@ static void rxe_cc_np_ce(struct rxe_qp *qp, struct rxe_dev *rxe)
 }
 
 /**
- * rxe_cc_np_rcv - a request packet arrived for responder QP pkt->qp
+ * rxe_cc_np_rcv - responder QP pkt->qp accepted a request in sequence
  * @pkt: the packet, with its IP ECN field in pkt->ecn
+ *
+ * Called by the responder once check_psn() took the request as the next
+ * one expected, never for a duplicate or a PSN out of sequence: a forged
+ * CE-marked request must not make the QP send CNPs to its real peer.
  */
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 {
@@ -178,15 +182,33 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 		rxe_cc_np_ce(qp, pkt->rxe);
 }
 
+/*
+ * Can the completer take read response PSN @psn of @qp: one it expects
+ * (comp.psn) or one of the READs sent since (before req.psn)?  It runs
+ * before the completer, in the receive path, and reads the two PSNs
+ * without a lock: a stale value only narrows the window by the packets
+ * that moved it.
+ */
+static bool rxe_cc_np_resp_in_window(struct rxe_qp *qp, u32 psn)
+{
+	return psn_compare(psn, READ_ONCE(qp->comp.psn)) >= 0 &&
+	       psn_compare(psn, READ_ONCE(qp->req.psn)) < 0;
+}
+
 /**
  * rxe_cc_np_rcv_resp - a read response arrived for requester QP pkt->qp
  * @pkt: the packet, with its IP ECN field in pkt->ecn
+ *
+ * Only a response the completer will take in sequence is answered (a
+ * read ACK or a CNP): a stale or forged one is not.
  */
 void rxe_cc_np_rcv_resp(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
 	enum rxe_cc_mark mark = rxe_cc_ecn_to_mark(pkt->ecn);
 
+	if (!rxe_cc_np_resp_in_window(qp, pkt->psn))
+		return;
 	if (mark == RXE_CC_MARK_CE)
 		rxe_counter_inc(pkt->rxe, RXE_CNT_NP_ECN_MARKED);
 	if (!rxe_cc_np_on(qp, pkt->rxe))

@@ -11,6 +11,13 @@
  * state needs no lock.  Duplicates and requests that are refused are not
  * counted (a request refused after its PSN was accepted, by an RNR NAK,
  * is counted again when it comes back).
+ *
+ * READ requests are not counted: read responses answer them, not ACKs,
+ * so their marks would wait in the 2-bit counters for the next ACK and
+ * alias beyond three.  Their mark rides in the single-bit echo of the
+ * read response instead, which the sender reads also from a peer that
+ * counts (rxe_cc_rcv_ack()).  The ACK a marked WRITE or SEND draws at
+ * once clears that bit, so a read response echoes READ marks only.
  */
 
 #include "rxe.h"
@@ -42,7 +49,7 @@ void rxe_cc_np_req(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 
 	qp->cc_echo.due = false;
 	if (qp_type(qp) != IB_QPT_RC || !bth_cc_echo_req(pkt) ||
-	    !rxe_cc_np_on(qp, rxe))
+	    (pkt->mask & RXE_READ_MASK) || !rxe_cc_np_on(qp, rxe))
 		return;
 	mark = rxe_cc_ecn_to_mark(pkt->ecn);
 	/* the device's own ACC period: knobs are set alike on every host */

@@ -17,10 +17,19 @@
  *	retire(p)		acked_psn < p < next_psn: the packets up to p
  *				leave; their bytes, and the RTT of the newest
  *	unrecord(psn)		the newest packet did not leave after all
+ *	expire(now, age)	nothing was acknowledged for @age: forget
+ *				what is in flight (a lost last ACK)
+ *
+ * An acknowledgment is believed only inside the window the transport's
+ * completer accepts, [acked_psn, next_psn): the last PSN acknowledged (a
+ * duplicate the receiver sends again) up to the newest PSN sent.  Older
+ * or newer PSNs (stale or forged) acknowledge nothing and carry no mark.
  *
  * Should the ring ever fill (the caller bounds the packets in flight
- * below its size), the newest slot absorbs the packet: the bytes stay
- * exact, that slot gives no RTT sample.
+ * below its size, except for read responses), the newest slot absorbs the
+ * packet: the bytes stay exact up to 4 GiB in that slot, then saturate
+ * (the excess is not counted in flight at all), and that slot gives no
+ * RTT sample.
  */
 #include "rxe_cc_ring.h"
 
@@ -45,6 +54,7 @@ void rxe_cc_ring_init(struct rxe_cc_ring *r, struct rxe_cc_sent *slots,
 	r->next_psn = first_psn & RXE_CC_PSN_MASK;
 	r->acked_psn = (first_psn - 1) & RXE_CC_PSN_MASK;
 	r->inflight_bytes = 0;
+	r->progress_ns = 0;
 }
 
 bool rxe_cc_ring_empty(const struct rxe_cc_ring *r)
@@ -66,9 +76,13 @@ u64 rxe_cc_ring_record(struct rxe_cc_ring *r, u32 psn, u32 next_psn,
 		return 0;
 	}
 
+	if (rxe_cc_ring_empty(r))
+		r->progress_ns = now_ns;
 	next = ring_next(r, r->head);
 	if (next == r->tail) {
 		s = &r->slot[(r->head - 1) & r->mask];
+		/* saturate: a wrapped slot would leave bytes in flight */
+		bytes = min_t(u32, bytes, ~s->bytes);
 		s->bytes += bytes;
 		s->sent_ns = 0;
 	} else {
@@ -108,10 +122,15 @@ bool rxe_cc_ring_acks_new(const struct rxe_cc_ring *r, u32 psn)
 	       psn_diff(psn, r->next_psn) < 0;
 }
 
-/* Is @psn one this ring sent (acknowledged or not)? */
+/*
+ * May an acknowledgment of @psn be believed: the last PSN acknowledged
+ * (a duplicate) or one sent since?  An older PSN is stale, a newer one
+ * was never sent.
+ */
 bool rxe_cc_ring_in_window(const struct rxe_cc_ring *r, u32 psn)
 {
-	return psn_diff(psn, r->next_psn) < 0;
+	return psn_diff(psn, r->acked_psn) >= 0 &&
+	       psn_diff(psn, r->next_psn) < 0;
 }
 
 /*
@@ -134,5 +153,26 @@ u64 rxe_cc_ring_retire(struct rxe_cc_ring *r, u32 psn, u64 now_ns,
 	}
 	r->acked_psn = psn & RXE_CC_PSN_MASK;
 	r->inflight_bytes -= min_t(u64, bytes, r->inflight_bytes);
+	r->progress_ns = now_ns;
+	return bytes;
+}
+
+/*
+ * Nothing was acknowledged for @age_ns (since the oldest packet left the
+ * empty ring, or since the last acknowledgment): the acknowledgments are
+ * lost for good (a lost last read ACK, a peer gone), and the packets
+ * leave the ring as if acknowledged, without an RTT.  A late
+ * acknowledgment of them then acknowledges nothing.  Returns the bytes
+ * forgotten.
+ */
+u64 rxe_cc_ring_expire(struct rxe_cc_ring *r, u64 now_ns, u64 age_ns)
+{
+	u64 bytes = r->inflight_bytes;
+
+	if (rxe_cc_ring_empty(r) || now_ns - r->progress_ns < age_ns)
+		return 0;
+	r->tail = r->head;
+	r->acked_psn = (r->next_psn - 1) & RXE_CC_PSN_MASK;
+	r->inflight_bytes = 0;
 	return bytes;
 }

@@ -33,6 +33,7 @@ struct rxe_cc_ring {
 	u32 acked_psn;		/* highest PSN acknowledged */
 	u32 next_psn;		/* next PSN never sent before */
 	u64 inflight_bytes;	/* sum of the slots' bytes */
+	u64 progress_ns;	/* last retire, or the first record after empty */
 };
 
 void rxe_cc_ring_init(struct rxe_cc_ring *r, struct rxe_cc_sent *slots,
@@ -45,5 +46,6 @@ bool rxe_cc_ring_acks_new(const struct rxe_cc_ring *r, u32 psn);
 bool rxe_cc_ring_in_window(const struct rxe_cc_ring *r, u32 psn);
 u64 rxe_cc_ring_retire(struct rxe_cc_ring *r, u32 psn, u64 now_ns,
 		       u64 *rtt_ns);
+u64 rxe_cc_ring_expire(struct rxe_cc_ring *r, u64 now_ns, u64 age_ns);
 
 #endif /* RXE_CC_RING_H */

@@ -144,6 +144,30 @@ TRACE_EVENT(rxe_cc_first_send,
 		  __entry->rate_bps)
 );
 
+/*
+ * Read responses whose read ACKs never came left the response ring
+ * (rxe_cc_resp_expire_ns()): @bytes were in flight, up to @next_psn.
+ */
+TRACE_EVENT(rxe_cc_resp_expired,
+	TP_PROTO(struct rxe_qp *qp, u32 next_psn, u64 bytes),
+	TP_ARGS(qp, next_psn, bytes),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(&qp->ibqp.device->dev))
+		__field(u32, qpn)
+		__field(u32, next_psn)
+		__field(u64, bytes)
+	),
+	TP_fast_assign(
+		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
+		__entry->qpn = qp_num(qp);
+		__entry->next_psn = next_psn;
+		__entry->bytes = bytes;
+	),
+	TP_printk("dev=%s qpn=%u next_psn=%u bytes=%llu",
+		  __get_str(dev), __entry->qpn, __entry->next_psn,
+		  __entry->bytes)
+);
+
 TRACE_DEFINE_ENUM(RXE_CC_MARK_NO);
 TRACE_DEFINE_ENUM(RXE_CC_MARK_UE);
 TRACE_DEFINE_ENUM(RXE_CC_MARK_CE);

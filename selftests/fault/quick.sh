@@ -10,4 +10,5 @@ here=$(cd "$(dirname "$0")" && pwd)
 rc=0
 "$here/knobs.sh" 3 || rc=1
 "$here/lifecycle.sh" 1 || rc=1
+"$here/window.sh" || rc=1
 exit $rc

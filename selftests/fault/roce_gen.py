@@ -25,7 +25,19 @@ KINDs (the mix is drawn from uniformly, one kind per packet):
   ack-marks  an ACK near the QP's PSN with the ACC echo bits (CE/UE) set
   psn-jump   RC SEND_ONLY requests with random PSNs
   badicrc    a SEND_ONLY with a wrong ICRC (the control: must be dropped)
-Every packet also gets a random ECN codepoint in the IP TOS byte.
+Every packet above also gets a random ECN codepoint in the IP TOS byte.
+
+The transport's window, with --psn (per --qpn, in the same order: the
+QP's send PSN for ACKs, its expected receive PSN for requests):
+  ack-stale     an ACK 2^20 PSNs behind --psn with the single-bit echo,
+                CE (BECN) or UE, alternating
+  ack-stale-counts  the same with mark counters (0x10, CE and UE count 3)
+  ack-counts-latch  the same with counters 0: it marks nothing, but says
+                that the peer counts
+  readack       a read ACK (0xc0), BTH only, BECN set, 2^20 PSNs behind
+  req-ce        a CE-marked SEND_ONLY 2^20 PSNs ahead of or behind --psn
+                (out of sequence), AckReq set
+  short         a UDP/4791 datagram of 1-11 bytes, shorter than a BTH
 
 Prints one JSON object: packets sent per kind and in total, and the time.
 """
@@ -62,7 +74,16 @@ BTH_ECHO_UE = 0x20	# byte 4: UE echo of ACC
 PSN_MASK = 0xFFFFFF
 
 KINDS = ("random", "truncated", "oversized", "cnp-real", "cnp-unknown",
-         "ack-never", "ack-marks", "psn-jump", "badicrc")
+         "ack-never", "ack-marks", "psn-jump", "badicrc",
+         "ack-stale", "ack-stale-counts", "ack-counts-latch", "readack",
+         "req-ce", "short")
+
+RXE_READ_ACK = 0xC0
+BTH_COUNTS = 0x10	# byte 4 of an ACK: the mark counters are there
+BTH_CE_COUNT_3 = 0x0C	# byte 4: CE counter 3
+BTH_UE_COUNT_3 = 0x03	# byte 4: UE counter 3
+STALE = 1 << 20		# how far behind (or ahead) a stale PSN lies
+AETH_ACK = 0x1F << 24	# syndrome: ACK, no credit limit
 
 
 def ip_checksum(hdr):
@@ -124,7 +145,9 @@ class Gen:
         for q in a.qpn:
             n, _, algo = q.partition(":")
             self.qps.append((int(n, 0), algo or "?"))
+        self.psns = [int(p, 0) & PSN_MASK for p in a.psn]
         self.ip_id = 0
+        self.seq = 0
 
     def frame(self, ib, bad_icrc=False, tos=None):
         """Wrap BTH+ext+payload (no ICRC) into a frame with its ICRC."""
@@ -159,6 +182,38 @@ class Gen:
 
     def real_qp(self):
         return self.rnd.choice(self.qps)
+
+    def qp_psn(self):
+        """The next QP (round robin) and its --psn."""
+        i = self.seq % len(self.qps)
+        self.seq += 1
+        if i >= len(self.psns):
+            sys.exit("--psn is needed for every --qpn with this kind")
+        return self.qps[i][0], self.psns[i], self.seq
+
+    def window(self, kind):
+        """The attacks on the transport's window (see the KINDs)."""
+        qpn, psn, n = self.qp_psn()
+        stale = (psn - STALE) & PSN_MASK
+        tos = 26 << 2 | 2			# ECT(0): as clean data
+        if kind == "ack-stale":
+            b4 = BTH_BECN if n % 2 else BTH_ECHO_UE
+            return self.frame(bth(RC_ACK, qpn, stale, byte4=b4) +
+                              struct.pack("!I", AETH_ACK), tos=tos)
+        if kind == "ack-stale-counts":
+            b4 = BTH_COUNTS | (BTH_CE_COUNT_3 if n % 2 else BTH_UE_COUNT_3)
+            return self.frame(bth(RC_ACK, qpn, stale, byte4=b4) +
+                              struct.pack("!I", AETH_ACK), tos=tos)
+        if kind == "ack-counts-latch":
+            return self.frame(bth(RC_ACK, qpn, stale, byte4=BTH_COUNTS) +
+                              struct.pack("!I", AETH_ACK), tos=tos)
+        if kind == "readack":
+            return self.frame(bth(RXE_READ_ACK, qpn, stale, byte4=BTH_BECN),
+                              tos=tos)
+        # req-ce: ahead or behind, CE (3) in the TOS byte
+        far = (psn + STALE) & PSN_MASK if n % 2 else stale
+        return self.frame(bth(RC_SEND_ONLY, qpn, far, ackreq=0x80) +
+                          bytes(64), tos=26 << 2 | 3)
 
     def rnd_bytes(self, n):
         return os.urandom(n)
@@ -209,6 +264,12 @@ class Gen:
             ib = bth(RC_SEND_ONLY, self.real_qp()[0], r.randrange(1 << 24),
                      ackreq=0x80)
             return self.frame(ib + self.rnd_bytes(r.randrange(0, 256, 4)))
+        if kind in ("ack-stale", "ack-stale-counts", "ack-counts-latch",
+                    "readack", "req-ce"):
+            return self.window(kind)
+        if kind == "short":
+            # shorter than a BTH: rxe_rcv() drops it before it looks up a QP
+            return self.frame(self.rnd_bytes(r.randrange(1, BTH_BYTES)))
         if kind == "badicrc":
             ib = bth(RC_SEND_ONLY, self.real_qp()[0], r.randrange(1 << 24))
             return self.frame(ib + self.rnd_bytes(64), bad_icrc=True)
@@ -224,7 +285,9 @@ def main():
     p.add_argument("--dst", required=True)
     p.add_argument("--qpn", action="append", default=[],
                    help="a QPN of the target device, optionally N:algo")
-    p.add_argument("--mix", default=",".join(KINDS))
+    p.add_argument("--psn", action="append", default=[],
+                   help="the PSN of the --qpn of the same rank (window kinds)")
+    p.add_argument("--mix", default=",".join(KINDS[:9]))
     p.add_argument("--count", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--pps", type=float, default=0,

@@ -11,6 +11,10 @@
 #   * once the QPs are idle (all work completed, QPs still up), every RC QP
 #     of both devices runs the algorithm and shows drv_cc_inflight_bytes 0;
 #   * no splat.
+# Then an ACC READ responder whose last read ACKs are lost (tc drops every
+# read ACK once the first ones came back): its responses in flight expire
+# (trace event rxe_cc_resp_expired), drv_cc_inflight_bytes returns to 0,
+# and the idle QP arms no CC timer (no rxe_cc_timer_fn expiry in 2 s).
 # Runs in the test VM: make -C selftests/verbs && selftests/rxe/vm-suite cc-read.sh
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "READ and WRITE mixed on one RC QP under CC" 7
+ktap_header "READ and WRITE mixed on one RC QP under CC" 10
 
 mix_hosts "two namespaces, veth MTU 400" 400
 
@@ -69,5 +73,69 @@ mix_case() {
 
 mix_case acc
 mix_case dcqcn
+
+# read_acks_on: the READ responder's QP on rxe_a gets read ACKs
+read_acks_on() { [ "$(rxe_rc_qps rxe_a cc_read_acks | awk '{print $2; exit}')" = 1 ]; }
+# cc_timer_fires SEC: expiries of CC timers (rxe_cc_timer_fn) in SEC seconds
+cc_timer_fires() {
+	local t=/sys/kernel/tracing
+	echo >$t/trace
+	echo 1 >$t/events/timer/hrtimer_expire_entry/enable
+	sleep "$1"
+	echo 0 >$t/events/timer/hrtimer_expire_entry/enable
+	grep -c "function=rxe_cc_timer_fn" $t/trace
+}
+
+expire_case() {
+	local t=/sys/kernel/tracing i inflight=- expired='' dropped=- fires=- verified=0
+	MIX_DIR=${OUT_DIR:-/tmp}/expire
+	mkdir -p "$MIX_DIR"
+	if ! rxe_tracefs || [ ! -d $t/events/timer/hrtimer_expire_entry ]; then
+		for i in 1 2 3; do
+			ktap_skip "lost read ACKs ($i/3)" "no tracefs with rxe_cc and timer events"
+		done
+		return
+	fi
+	rxe_cc_both algorithm acc || { ktap_fail "lost read ACKs: select acc"; return; }
+	echo >$t/trace
+	echo 1 >$t/events/rxe_cc/rxe_cc_resp_expired/enable
+	if mix_server rxa 10.10.0.1 -T 100; then
+		mix_client rxb 10.10.0.1 -H -T 100 -i 16 -w 1 -W 16384 -R 1048576 -d 2
+		# the first read ACKs must have come back (rdma_cm takes a few
+		# seconds in TCG): only then are responses in flight for ACC
+		for i in $(seq 600); do
+			read_acks_on && break
+			kill -0 "$MIX_CLI_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		read_acks_on || echo "# rxe_a's QP never saw a read ACK"
+		# from now on every read ACK (opcode 0xc0 at IP 20 + UDP 8) is lost
+		ip netns exec rxb tc qdisc add dev vb clsact &&
+		ip netns exec rxb tc filter add dev vb egress protocol ip u32 \
+			match u16 4791 0xffff at 22 match u8 0xc0 0xff at 28 action drop
+		if mix_wait cli "^rc-mix: idle" 90; then
+			for i in $(seq 100); do
+				inflight=$(rxe_rc_qps rxe_a cc_inflight_bytes | awk '{print $2; exit}')
+				[ "$inflight" = 0 ] && break
+				sleep 0.2
+			done
+			expired=$(grep "rxe_cc_resp_expired: dev=rxe_a" $t/trace | tail -n 1)
+			dropped=$(ip netns exec rxb tc -s filter show dev vb egress |
+				  awk '/Sent .* pkt/ {print $4; exit}')
+			fires=$(cc_timer_fires 2)
+		fi
+	fi
+	echo 0 >$t/events/rxe_cc/rxe_cc_resp_expired/enable
+	mix_end
+	mix_verified && verified=1
+	ip netns exec rxb tc qdisc del dev vb clsact 2>/dev/null
+	echo "# read ACKs dropped by tc: $dropped; last expiry on rxe_a: ${expired:-none}"
+	echo "# drv_cc_inflight_bytes of rxe_a's QP at idle: $inflight; CC timer expiries in 2 s at idle: $fires"
+	ktap_check "lost read ACKs: the READs and WRITEs verified" test $verified = 1
+	ktap_check "lost read ACKs: the responses in flight expire to 0" \
+		test -n "$expired" -a "$inflight" = 0
+	ktap_check "lost read ACKs: the idle QPs arm no CC timer" test "$fires" = 0
+}
+expire_case
 
 ktap_finish

@@ -43,7 +43,7 @@ static void test_defaults(void **state)
 	assert_int_equal(p.initial_alpha_value, 1023);
 	assert_int_equal(p.rate_to_set_on_first_cnp_kbps, 0);
 	assert_int_equal(p.clamp_tgt_rate, 0);
-	assert_int_equal(p.min_time_between_cnps_us, 0);
+	assert_int_equal(p.min_time_between_cnps_us, 4);
 }
 
 struct bad_knob {

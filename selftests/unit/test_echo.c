@@ -328,6 +328,20 @@ static void test_classifier_counts_packets(void **state)
 	assert_int_equal(st.cur.n_ce, 0);
 }
 
+/* Marks with no ACK sent between them: the count saturates, never wraps. */
+static void test_unechoed_saturates(void **state)
+{
+	struct rxe_cc_echo e;
+	int i;
+
+	(void)state;
+	rxe_cc_echo_init(&e);
+	for (i = 0; i < 300; i++)
+		assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_CE, EVERY, i, 0));
+	assert_int_equal(e.unechoed, RXE_CC_ECHO_MAX_UNECHOED);
+	assert_int_equal(e.ce_pkts, 300 & RXE_CC_ECHO_COUNT_MASK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_lost_acks_lose_no_marks),
 		cmocka_unit_test(test_coalesced_halt_is_the_same),
 		cmocka_unit_test(test_classifier_counts_packets),
+		cmocka_unit_test(test_unechoed_saturates),
 	};
 
 	return cmocka_run_group_tests_name("rxe_cc_echo", tests, NULL, NULL);

@@ -3,7 +3,9 @@
  * test_ring.c - the packets a QP has in flight: exact bytes whatever the
  * PSNs a packet spans (READs), RTT of the newest packet acknowledged,
  * retransmissions (Karn), rollback of a failed send, PSN wrap, a full
- * ring, and "in flight is 0 once everything is acknowledged".
+ * ring, and "in flight is 0 once everything is acknowledged"; the window
+ * an acknowledgment is believed in, the absorbing slot that saturates and
+ * the expiry of what a lost last ACK leaves in flight.
  */
 #include "test_util.h"
 #include "rxe_cc_ring.h"
@@ -145,6 +147,81 @@ static void test_full_ring(void **state)
 	assert_true(rxe_cc_ring_empty(&r));
 }
 
+/*
+ * The window is the completer's: the last PSN acknowledged (a duplicate)
+ * up to the newest sent.  Stale PSNs, however marked, are not ours.
+ */
+static void test_window(void **state)
+{
+	struct rxe_cc_ring r;
+	u64 rtt;
+
+	(void)state;
+	rxe_cc_ring_init(&r, slots, SLOTS, 100);
+	/* nothing acknowledged yet: 99 is the duplicate of "nothing" */
+	assert_true(rxe_cc_ring_in_window(&r, 99));
+	assert_false(rxe_cc_ring_in_window(&r, 100));
+	rxe_cc_ring_record(&r, 100, 101, 1000, 10);
+	rxe_cc_ring_record(&r, 101, 102, 1000, 20);
+	assert_true(rxe_cc_ring_in_window(&r, 100));
+	assert_true(rxe_cc_ring_in_window(&r, 101));
+	assert_false(rxe_cc_ring_in_window(&r, 102));
+	assert_false(rxe_cc_ring_in_window(&r, 98));
+	/* half the PSN space behind: stale, once the window was "behind" */
+	assert_false(rxe_cc_ring_in_window(&r, (100 - 0x100000) & RXE_CC_PSN_MASK));
+	rxe_cc_ring_retire(&r, 100, 30, &rtt);
+	assert_true(rxe_cc_ring_in_window(&r, 100));	/* the duplicate */
+	assert_false(rxe_cc_ring_in_window(&r, 99));	/* older: stale */
+	assert_false(rxe_cc_ring_acks_new(&r, 100));
+	assert_true(rxe_cc_ring_acks_new(&r, 101));
+}
+
+/* The absorbing slot saturates instead of wrapping to a small number. */
+static void test_absorb_saturates(void **state)
+{
+	struct rxe_cc_ring r;
+	u64 total = 0, rtt;
+	u32 psn;
+
+	(void)state;
+	rxe_cc_ring_init(&r, slots, SLOTS, 0);
+	for (psn = 0; psn < SLOTS + 4; psn++)
+		total += rxe_cc_ring_record(&r, psn, psn + 1, 0x7fffffff, 1);
+	/* 4 GiB fit in the absorbing slot, then it stays full */
+	assert_true(total < (u64)SLOTS * 0x80000000ULL);
+	assert_int_equal(r.inflight_bytes, total);
+	assert_int_equal(r.slot[(r.head - 1) & r.mask].bytes, 0xffffffffU);
+	assert_int_equal(rxe_cc_ring_retire(&r, SLOTS + 3, 2, &rtt), total);
+	assert_int_equal(r.inflight_bytes, 0);
+}
+
+/* A lost last ACK: after the age, nothing stays in flight. */
+static void test_expire(void **state)
+{
+	struct rxe_cc_ring r;
+	u64 rtt;
+
+	(void)state;
+	rxe_cc_ring_init(&r, slots, SLOTS, 10);
+	assert_int_equal(rxe_cc_ring_expire(&r, 1000000, 1), 0);
+	rxe_cc_ring_record(&r, 10, 11, 1000, 1000);
+	rxe_cc_ring_record(&r, 11, 12, 1000, 2000);
+	rxe_cc_ring_retire(&r, 10, 3000, &rtt);
+	/* progress at 3000: not before 3000 + age */
+	assert_int_equal(rxe_cc_ring_expire(&r, 3999, 1000), 0);
+	assert_int_equal(r.inflight_bytes, 1000);
+	assert_int_equal(rxe_cc_ring_expire(&r, 4000, 1000), 1000);
+	assert_int_equal(r.inflight_bytes, 0);
+	assert_true(rxe_cc_ring_empty(&r));
+	/* the late ACK acknowledges nothing, but is the in-window duplicate */
+	assert_false(rxe_cc_ring_acks_new(&r, 11));
+	assert_true(rxe_cc_ring_in_window(&r, 11));
+	/* the next packet starts the clock again */
+	rxe_cc_ring_record(&r, 12, 13, 500, 9000);
+	assert_int_equal(rxe_cc_ring_expire(&r, 9500, 1000), 0);
+	assert_int_equal(rxe_cc_ring_expire(&r, 10000, 1000), 500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +231,9 @@ int main(void)
 		cmocka_unit_test(test_unrecord),
 		cmocka_unit_test(test_psn_wrap),
 		cmocka_unit_test(test_full_ring),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_absorb_saturates),
+		cmocka_unit_test(test_expire),
 	};
 
 	return cmocka_run_group_tests_name("rxe_cc_ring", tests, NULL, NULL);
