@@ -13,9 +13,12 @@
 #   make sim-full-smoke  the fat tree at full scale for 0.25 ms (minutes)
 #   make series  export netns and CC as upstream series (build/series-export)
 #   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
-#   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms)
-#   make check-deb  that package installed by DKMS on 6.1, 6.12 and 7.2 in
-#                the VM (~15 min)
+#   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms) and
+#                rxe-acc-tools_VERSION_ARCH.deb (rxe-cc, lsw, rxe-acc-setup);
+#                VERSION from git; needs linux-source-SERIES, not the roots
+#                (dkms/mkdeb)
+#   make check-deb  the DKMS package installed on 6.1, 6.12 and 7.2 in the
+#                VM (~15 min)
 #   make check-debug  netns, cc and fault suites on a KASAN/lockdep/kmemleak
 #                kernel built from linux-source-6.1 (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
@@ -113,7 +116,9 @@ check-32bit: build/.src-stamp
 deb:
 	./dkms/mkdeb
 
-check-deb: deb
+# every series in the package: the VM installs it on each kernel
+check-deb:
+	RXE_ALL_SERIES=1 ./dkms/mkdeb
 	./selftests/rxe/dkms-kernels
 
 clean:
