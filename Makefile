@@ -16,9 +16,12 @@
 #   make series-stable  export the fixes mainline needs too (patches/stable)
 #                against 7.2, each with Fixes: (build/series-export/stable)
 #   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
-#   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms)
-#   make check-deb  that package installed by DKMS on 6.1, 6.12 and 7.2 in
-#                the VM (~15 min)
+#   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms) and
+#                rxe-acc-tools_VERSION_ARCH.deb (rxe-cc, lsw, rxe-acc-setup);
+#                VERSION from git; needs linux-source-SERIES, not the roots
+#                (dkms/mkdeb)
+#   make check-deb  the DKMS package installed on 6.1, 6.12 and 7.2 in the
+#                VM (~15 min)
 #   make check-debug [KVER=...]  netns, cc and fault suites on a KASAN/
 #                lockdep/kmemleak kernel built from the linux-source of KVER's
 #                series (6.1 by default; 6.12, 7.2) (long: selftests/fault)
@@ -120,7 +123,9 @@ check-32bit: build/.src-stamp
 deb:
 	./dkms/mkdeb
 
-check-deb: deb
+# every series in the package: the VM installs it on each kernel
+check-deb:
+	RXE_ALL_SERIES=1 ./dkms/mkdeb
 	./selftests/rxe/dkms-kernels
 
 clean:

@@ -147,8 +147,13 @@ def knobs(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US, extra=True):
     return out
 
 
-def lsw_lines(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US):
+def lsw_lines(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US, ecn_only=False):
+    """lsw's marking lines.  ecn_only: what a commodity WRED/ECN switch can
+    do instead of TCD, a step to CE at the same K (RED, Kmin = Kmax = K,
+    Pmax = 1), and no UE (lab.rst, "ACC on an ECN-only switch")."""
     m = marking(preset, line_bps, rtt_us)
+    if m['mode'] == 'tcd' and ecn_only:
+        return ['red_kmin %d' % m['k'], 'red_kmax %d' % m['k'], 'red_pmax 1']
     if m['mode'] == 'tcd':
         return ['tcd_threshold %d' % m['k']]
     return ['red_kmin %d' % m['kmin'], 'red_kmax %d' % m['kmax'],
@@ -216,13 +221,16 @@ def main(argv):
     ap.add_argument('preset', nargs='?', choices=sorted(PRESETS))
     ap.add_argument('--line-bps', type=float, default=BED_LINE_BPS)
     ap.add_argument('--rtt-us', type=float, default=BED_RTT_US)
+    ap.add_argument('--marking', choices=('tcd', 'ecn'), default='tcd',
+                    help='lsw: ecn gives a RED step where the preset has TCD')
     a = ap.parse_args(argv)
     if a.cmd in ('knobs', 'lsw') and not a.preset:
         ap.error('%s needs a preset' % a.cmd)
     if a.cmd == 'knobs':
         print(' '.join('%s=%s' % kv for kv in knobs(a.preset, a.line_bps, a.rtt_us)))
     elif a.cmd == 'lsw':
-        print('\n'.join(lsw_lines(a.preset, a.line_bps, a.rtt_us)))
+        print('\n'.join(lsw_lines(a.preset, a.line_bps, a.rtt_us,
+                                    a.marking == 'ecn')))
     elif a.cmd == 'table':
         print(table(a.line_bps, a.rtt_us))
     else:

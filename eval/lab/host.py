@@ -16,7 +16,7 @@ class Host:
         self.name, self.rdma, self.netdev, self.ip = (spec.name, spec.rdma,
                                                      spec.netdev, spec.ip)
         self.index = index
-        self.t = Transport(spec.how, spec.dest, ssh_config)
+        self.t = Transport(spec.how, spec.dest, ssh_config, spec.sudo)
         self.cc_dir = '/sys/class/infiniband/%s/ports/1/cc' % self.rdma
 
     def __str__(self):

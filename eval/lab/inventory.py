@@ -21,9 +21,16 @@ The file is INI (configparser), for example::
     ssh_config = lab.ssh    ; optional: ssh -F FILE for every ssh host
                             ; (relative to this file); absent: ssh's own
                             ; ~/.ssh/config
+    marking = tcd           ; what the switch marks: tcd, or ecn for a
+                            ; WRED/ECN switch (CE only, no UE)
+    host_qos = dcb          ; dcb: preflight checks PFC, ETS and the DSCP
+                            ; map with dcb(8); none: not checked
+    sudo = no               ; yes: every command through sudo -n (a [host]
+                            ; may say otherwise)
 
     [host a]
     ssh = rdma@a.lab        ; ssh destination (keys and ssh_config as usual)
+    sudo = yes              ; optional: this host's commands via sudo -n
     rdma = rxe0
     netdev = enp1s0
     ip = 192.168.10.1
@@ -35,7 +42,8 @@ A host is reached by ``ssh`` (a lab), ``netns`` (a network namespace on
 this machine: the VM test bed) or ``local = yes``.  Without a scenario
 section the hosts serve the scenario in the order of the file.  Switch
 commands run on this machine and print one number; absent, the metric they
-feed is reported as not measured.
+feed is reported as not measured.  eval/lab/lab.conf.example shows every
+setting.
 """
 import configparser
 import os
@@ -45,6 +53,14 @@ import re
 SWITCH_METRICS = ('switch_pfc_frames', 'switch_queue_bytes',
                   'switch_queue_mean_bytes', 'switch_paused_ns')
 _NAME = re.compile(r'^[A-Za-z0-9_.+-]+$')
+# What the switch marks: tcd (TCD's CE and UE, what ACC is designed for)
+# or ecn (a commodity WRED/ECN switch: CE only; ACC then cannot tell a
+# victim of PFC from a congested flow: lab.rst).
+MARKINGS = ('tcd', 'ecn')
+# How the hosts' NICs get PFC for the data priority: dcb (preflight checks
+# dcb pfc/ets/app on each netdev) or none (a vendor tool, the switch, or
+# the test bed's veths: not checked).
+HOST_QOS = ('dcb', 'none')
 
 
 class InventoryError(Exception):
@@ -52,13 +68,15 @@ class InventoryError(Exception):
 
 
 class HostSpec:
-    def __init__(self, name, how, dest, rdma, netdev, ip):
+    def __init__(self, name, how, dest, rdma, netdev, ip, sudo=False):
         self.name, self.how, self.dest = name, how, dest
         self.rdma, self.netdev, self.ip = rdma, netdev, ip
+        self.sudo = sudo
 
     def __repr__(self):
-        return 'HostSpec(%s %s:%s %s %s %s)' % (self.name, self.how, self.dest,
-                                                self.rdma, self.netdev, self.ip)
+        return 'HostSpec(%s %s:%s %s %s %s%s)' % (
+            self.name, self.how, self.dest, self.rdma, self.netdev, self.ip,
+            ' sudo' if self.sudo else '')
 
 
 class Inventory:
@@ -76,6 +94,8 @@ class Inventory:
         self.perftest_nice = lab.get('perftest_nice', 0)
         self.sample_ms = lab.get('sample_ms', 10)
         self.ssh_config = lab.get('ssh_config') or None
+        self.marking = lab.get('marking', 'tcd')
+        self.host_qos = lab.get('host_qos', 'dcb')
 
     def roles(self, scenario, n):
         """The n hosts scenario uses, host 0 first."""
@@ -104,7 +124,26 @@ def _int(sec, key, lo, hi, default=None):
     return x
 
 
-def _host(name, sec):
+def _bool(sec, key, default):
+    v = (sec.get(key) or '').strip().lower()
+    if not v:
+        return default
+    if v in ('1', 'yes', 'true', 'on'):
+        return True
+    if v in ('0', 'no', 'false', 'off'):
+        return False
+    raise InventoryError('[%s] %s = %s is not yes or no' % (sec.name, key, v))
+
+
+def _choice(sec, key, choices, default):
+    v = (sec.get(key) or '').strip() or default
+    if v not in choices:
+        raise InventoryError('[%s] %s = %s: one of %s' %
+                             (sec.name, key, v, ', '.join(choices)))
+    return v
+
+
+def _host(name, sec, sudo_default=False):
     ways = [k for k in ('ssh', 'netns', 'local') if sec.get(k)]
     if len(ways) != 1:
         raise InventoryError('[host %s] needs exactly one of ssh, netns, local'
@@ -131,7 +170,14 @@ def _host(name, sec):
     except ValueError:
         raise InventoryError('[host %s] ip = %s is not an address' %
                              (name, spec['ip'])) from None
-    return HostSpec(name, how, dest, spec['rdma'], spec['netdev'], spec['ip'])
+    unknown = set(sec) - {'ssh', 'netns', 'local', 'rdma', 'netdev', 'ip',
+                          'sudo'} - set(sec.parser.defaults())
+    if unknown:
+        raise InventoryError('[host %s] %s is not a setting (have: ssh, netns, '
+                             'local, rdma, netdev, ip, sudo)' %
+                             (name, sorted(unknown)[0]))
+    return HostSpec(name, how, dest, spec['rdma'], spec['netdev'], spec['ip'],
+                    _bool(sec, 'sudo', sudo_default))
 
 
 def parse(text, source='inventory'):
@@ -147,7 +193,8 @@ def parse(text, source='inventory'):
     lab = cp['lab']
     known = {'dscp', 'ctrl_dscp', 'line_rate_mbps', 'base_rtt_us',
              'bed_extras', 'switch_interval_ms', 'perftest_nice',
-             'sample_ms', 'ssh_config', *SWITCH_METRICS}
+             'sample_ms', 'ssh_config', 'marking', 'host_qos', 'sudo',
+             *SWITCH_METRICS}
     for k in lab:
         if k not in known:
             raise InventoryError('[lab] %s is not a setting (have: %s)' %
@@ -164,6 +211,9 @@ def parse(text, source='inventory'):
     for k in SWITCH_METRICS:
         conf[k] = (lab.get(k) or '').strip()
     conf['ssh_config'] = (lab.get('ssh_config') or '').strip()
+    conf['marking'] = _choice(lab, 'marking', MARKINGS, 'tcd')
+    conf['host_qos'] = _choice(lab, 'host_qos', HOST_QOS, 'dcb')
+    sudo = _bool(lab, 'sudo', False)
     if conf['switch_queue_bytes'] and conf['switch_queue_mean_bytes']:
         raise InventoryError('[lab] switch_queue_bytes and switch_queue_mean_bytes '
                              'both read the queue: give one')
@@ -173,7 +223,7 @@ def parse(text, source='inventory'):
         if name == 'lab':
             continue
         if kind == 'host' and _NAME.match(arg):
-            hosts[arg] = _host(arg, cp[name])
+            hosts[arg] = _host(arg, cp[name], sudo)
         elif kind == 'scenario' and arg:
             scen[arg] = (cp[name].get('hosts') or '').split()
         else:

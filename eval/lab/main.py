@@ -142,6 +142,19 @@ def metrics(run, sc, hosts, prio, period_ms, small_bytes):
         return subprocess.run(cmd, stdout=o, stderr=e).returncode == 0
 
 
+def switch_marking(preset, line_bps, rtt_us, marking):
+    """switch-marking.txt: the marking the scaling rule gives a run, in
+    lsw's syntax; with marking = ecn, TCD becomes a RED step at its K (CE
+    only, what a WRED/ECN switch can do)."""
+    ecn = marking == 'ecn'
+    lines = scaling.lsw_lines(preset, line_bps, rtt_us, ecn_only=ecn)
+    head = '# the marking the scaling rule gives this run (lsw syntax)\n'
+    if ecn and scaling.marking(preset, line_bps, rtt_us)['mode'] == 'tcd':
+        head += ('# marking = ecn: CE from a RED step at TCD\'s K, no UE; ACC '
+                 'cannot tell PFC victims (lab.rst)\n')
+    return head + '\n'.join(lines) + '\n'
+
+
 def one_run(inv, sc, hosts, algo, line_mbps, rtt_us, args, run, jobs):
     line_bps = line_mbps * 1_000_000
     knobs = knobs_of(algo, line_bps, rtt_us, line_mbps, inv) + args.knobs.split()
@@ -150,9 +163,7 @@ def one_run(inv, sc, hosts, algo, line_mbps, rtt_us, args, run, jobs):
         raise RuntimeError('; '.join(errs))
     if algo in PRESET and not args.bed:
         with open(os.path.join(run, 'switch-marking.txt'), 'w') as f:
-            f.write('# the marking the scaling rule gives this run (lsw syntax)\n')
-            f.write('\n'.join(scaling.lsw_lines(PRESET[algo], line_bps, rtt_us))
-                    + '\n')
+            f.write(switch_marking(PRESET[algo], line_bps, rtt_us, inv.marking))
     F.trace_start(hosts)
     F.counters(hosts, 'before', run)
     # On the test bed (--bed) lsw records every port itself: no switch
@@ -233,7 +244,8 @@ def main(argv):
     for hs in plan.values():
         for h in hs:
             uniq.setdefault(h.name, h)
-    problems = P.check(list(uniq.values()), algos, inv.prio)
+    problems = P.check(list(uniq.values()), algos, inv.prio, inv.dscp,
+                       inv.host_qos)
     if problems:
         for p in problems:
             print('eval/run --lab: ' + p, file=sys.stderr)

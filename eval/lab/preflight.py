@@ -4,6 +4,7 @@
 Each check gives one line per problem, naming the host and the fix; the
 runner stops when there is one.  The checks only read.
 """
+import json
 import time
 
 PERFTEST = ('ib_write_bw', 'ib_write_lat')
@@ -31,11 +32,85 @@ def clock_offset_s(host):
         return None
 
 
-def check_host(host, algos, prio):
+def _json(out):
+    try:
+        return json.loads(out)
+    except ValueError:
+        return None
+
+
+def _pairs(v):
+    """{key: value} of a dcb app table: [[26, 3], ...] as dcb -j prints it
+    (or [{"dscp": 26, "prio": 3}], or ["26:3"])."""
+    d = {}
+    for e in v if isinstance(v, list) else ():
+        if isinstance(e, list) and len(e) == 2:
+            k, x = e
+        elif isinstance(e, dict) and len(e) == 2:
+            k, x = list(e.values())
+        elif isinstance(e, str) and ':' in e:
+            k, x = e.split(':', 1)
+        else:
+            continue
+        try:
+            d.setdefault(int(k), set()).add(int(x))
+        except (TypeError, ValueError):
+            pass
+    return d
+
+
+def dcb_problems(name, dev, prio, dscp, pfc, ets, app):
+    """Host QoS for RoCE on priority prio, from (status, stdout, stderr) of
+    `dcb -j pfc|ets|app show dev DEV`: PFC on for prio; prio in a traffic
+    class of its own, not priority 0's (else PFC pauses best-effort traffic
+    with it); the data's DSCP mapped to prio.  One line per problem, each
+    with the command that fixes it; one line in all for a NIC without DCB."""
+    rc, out, err = pfc
+    if rc == 127 or 'not found' in err:
+        return ['%s: no dcb command (iproute2 >= 5.11) to check PFC on %s: '
+                'apt-get install iproute2, or host_qos = none' % (name, dev)]
+    if rc != 0:
+        why = (err.strip().splitlines() or ['exit %d' % rc])[-1]
+        return ['%s: %s has no DCB (dcb pfc show: %s): set PFC for priority %d '
+                'with the NIC\'s own tool and host_qos = none, or use a NIC '
+                'with DCB' % (name, dev, why, prio)]
+    p = []
+    j = _json(out) or {}
+    en = j.get('prio_pfc')
+    if not isinstance(en, list) or len(en) <= prio:
+        p.append('%s: dcb pfc show dev %s gave no prio_pfc for priority %d'
+                 % (name, dev, prio))
+    elif en[prio] is not True:
+        on = ' '.join('%d:on' % i for i, x in enumerate(en) if x is True or i == prio)
+        p.append('%s: PFC is off for priority %d on %s (dcb pfc set dev %s '
+                 'prio-pfc %s)' % (name, prio, dev, dev, on))
+    rc, out, _ = ets
+    tc = (_json(out) or {}).get('prio_tc') if rc == 0 else None
+    if isinstance(tc, list) and len(tc) > prio and prio != 0 and tc[prio] == tc[0]:
+        free = next((t for t in range(1, 8) if t not in tc), 1)
+        p.append('%s: priority %d shares traffic class %s with priority 0 on %s: '
+                 'PFC would pause best-effort traffic too (dcb ets set dev %s '
+                 'prio-tc %d:%d)' % (name, prio, tc[prio], dev, dev, prio, free))
+    rc, out, _ = app
+    j = (_json(out) or {}) if rc == 0 else {}
+    have = _pairs(j.get('dscp_prio'))
+    if prio not in have.get(dscp, ()):
+        now = ('maps it to %s' % ','.join(map(str, sorted(have[dscp])))
+               if dscp in have else 'does not map it')
+        p.append('%s: DSCP %d %s on %s, RoCE goes out on priority 0 (dcb app '
+                 'add dev %s dscp-prio %d:%d)' % (name, dscp, now, dev, dev,
+                                                   dscp, prio))
+    return p
+
+
+def check_host(host, algos, prio, dscp=None, host_qos='none'):
     """Problems of one host, one line each."""
     rc, _, err = host.run('true', timeout=15)
     if rc != 0:
         why = (err.strip().splitlines() or ['exit %d' % rc])[-1]
+        if host.t.sudo and 'sudo' in why:
+            return ['%s: sudo -n failed: %s (the ssh user needs password-less '
+                    'sudo: Documentation/rxe-acc/lab.rst)' % (host, why)]
         return ['%s: unreachable: %s' % (host, why)]
     p = []
     if not host.ok('ip link show dev %s >/dev/null 2>&1' % host.netdev):
@@ -62,13 +137,10 @@ def check_host(host, algos, prio):
     if miss:
         p.append('%s: perftest missing (%s): apt-get install perftest' %
                  (host, ' '.join(miss)))
-    # PFC on the NIC, where the NIC does DCB (a veth or a NIC without DCB
-    # leaves it to the switch: nothing to check here).
-    pfc = host.out('dcb pfc show dev %s prio-pfc 2>/dev/null' % host.netdev)
-    if pfc and 'prio-pfc' in pfc and ' %d:on' % prio not in ' ' + pfc:
-        p.append('%s: PFC is off for priority %d on %s (dcb pfc set dev %s '
-                 'prio-pfc %d:on)' % (host, prio, host.netdev, host.netdev,
-                                      prio))
+    if host_qos == 'dcb':
+        p += dcb_problems(str(host), host.netdev, prio, dscp,
+                          *[host.run('dcb -j %s show dev %s' % (what, host.netdev))
+                            for what in ('pfc', 'ets', 'app')])
     np = host.out('cat %s/prio%d_np' % (host.cc_dir, prio))
     if np == '0':
         p.append('%s: the notification point is off for priority %d '
@@ -84,8 +156,8 @@ def check_host(host, algos, prio):
     return p
 
 
-def check(hosts, algos, prio):
+def check(hosts, algos, prio, dscp=None, host_qos='none'):
     problems = []
     for h in hosts:
-        problems += check_host(h, algos, prio)
+        problems += check_host(h, algos, prio, dscp, host_qos)
     return problems

@@ -8,6 +8,11 @@ BatchMode (keys only: a password prompt would hang a run) with a connect
 timeout.  A background command (``start``) prints its PID first, so that
 ``stop`` can end it on the host: killing a local ssh client does not end
 what it started remotely, and nothing may be left running after a run.
+
+With sudo, each line runs as ``sudo -n sh -c LINE`` on the host (over ssh,
+or around nsenter/sh here): a lab whose ssh user is not root needs
+password-less sudo for it; ``-n`` makes a password prompt an error, as
+BatchMode does for ssh.
 """
 import shlex
 import subprocess
@@ -20,23 +25,27 @@ SSH_OPTS = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5',
 class Transport:
     """Runs shell lines on one host."""
 
-    def __init__(self, how, dest, ssh_config=None):
-        self.how, self.dest = how, dest
+    def __init__(self, how, dest, ssh_config=None, sudo=False):
+        self.how, self.dest, self.sudo = how, dest, sudo
         self.ssh_opts = SSH_OPTS + (['-F', ssh_config] if ssh_config else [])
 
     def argv(self, line):
+        sudo = ['sudo', '-n'] if self.sudo else []
         if self.how == 'ssh':
-            return ['ssh'] + self.ssh_opts + [self.dest, '--', line]
+            # ssh hands the remote shell one string
+            remote = ('sudo -n sh -c ' + shlex.quote(line)) if self.sudo else line
+            return ['ssh'] + self.ssh_opts + [self.dest, '--', remote]
         if self.how == 'netns':
             # nsenter, not "ip netns exec": that one mounts a sysfs of the
             # namespace, where rdma's shared mode shows only a compat copy
             # of each device, without the driver's cc/ knobs.
-            return ['nsenter', '--net=/run/netns/' + self.dest, 'sh', '-c', line]
-        return ['sh', '-c', line]
+            return sudo + ['nsenter', '--net=/run/netns/' + self.dest, 'sh', '-c', line]
+        return sudo + ['sh', '-c', line]
 
     def describe(self):
-        return {'ssh': 'ssh %s', 'netns': 'netns %s',
-                'local': 'this machine%s'}[self.how] % self.dest
+        return ({'ssh': 'ssh %s', 'netns': 'netns %s',
+                 'local': 'this machine%s'}[self.how] % self.dest
+                + (', sudo' if self.sudo else ''))
 
     def run(self, line, timeout=30, stdin=None):
         """(exit status, stdout, stderr) of line; status 124 on a timeout."""

@@ -18,6 +18,8 @@ e2e_inventory() {
 	printf '[lab]\ndscp = %d\nctrl_dscp = %d\nline_rate_mbps = %d\n' \
 		$((${E2E_TCLASS:-104} >> 2)) "${E2E_CTRL_DSCP:-48}" "${E2E_LINE_MBPS:-20}"
 	printf 'bed_extras = 1\nperftest_nice = %d\n' "${E2E_PERF_NICE:-19}"
+	# veths have no DCB: PFC is lsw's (lab.rst, "Host QoS")
+	echo "host_qos = none"
 	[ -n "${E2E_BASE_RTT_US:-}" ] && echo "base_rtt_us = $E2E_BASE_RTT_US"
 	[ -n "${1:-}" ] && echo "$1"
 	if [ -n "${2:-}" ]; then

@@ -137,6 +137,19 @@ class FakeHost(Host):
 OURS = {'cat /sys/class/infiniband/rxe0/ports/1/cc/available':
         (0, 'none dcqcn acc\n', '')}
 
+# `dcb -j ... show dev eth1` as iproute2 6.1 prints it: PFC on priority 3,
+# priority 3 in traffic class 1 of its own, DSCP 26 -> priority 3.
+PFC_ON = ('{"pfc_cap":8,"macsec_bypass":false,"delay":0,"prio_pfc":'
+          '[false,false,false,true,false,false,false,false]}')
+PFC_OFF = PFC_ON.replace('true', 'false')
+ETS_OWN = ('{"willing":false,"ets_cap":8,"cbs":false,"tc_bw":[50,50,0,0,0,0,0,0],'
+           '"tc_tsa":["ets","ets","strict","strict","strict","strict","strict",'
+           '"strict"],"prio_tc":[0,0,0,1,0,0,0,0]}')
+ETS_SHARED = ETS_OWN.replace('"prio_tc":[0,0,0,1,', '"prio_tc":[0,0,0,0,')
+APP_26 = '{"dscp_prio":[[26,3],[48,6]]}'
+DCB_GOOD = {'dcb -j pfc': (0, PFC_ON, ''), 'dcb -j ets': (0, ETS_OWN, ''),
+            'dcb -j app': (0, APP_26, '')}
+
 
 class FakeJob:
     def wait(self, timeout=None):
@@ -220,16 +233,157 @@ def preflight_names_each_problem_in_one_line():
     h = FakeHost('a', dict(OURS, **{'prio3_np': (0, '0\n', '')}))
     p = P.check_host(h, ['dcqcn'], 3)
     assert len(p) == 1 and 'notification point is off for priority 3' in p[0], p
-    h = FakeHost('a', dict(OURS, **{'dcb pfc': (0, 'pfc-cap 8 macsec-bypass off '
-                                    'delay 0\nprio-pfc 0:off 1:off 2:off 3:off\n', '')}))
-    p = P.check_host(h, ['acc'], 3)
+    h = FakeHost('a', dict(OURS, **dict(DCB_GOOD, **{'dcb -j pfc': (0, PFC_OFF, '')})))
+    p = P.check_host(h, ['acc'], 3, 26, 'dcb')
     assert len(p) == 1 and 'PFC is off for priority 3 on eth1' in p[0], p
-    h = FakeHost('a', dict(OURS, **{'dcb pfc': (0, 'prio-pfc 0:off 3:on\n', '')}))
-    assert P.check_host(h, ['acc'], 3) == []
+    h = FakeHost('a', dict(OURS, **DCB_GOOD))
+    assert P.check_host(h, ['acc'], 3, 26, 'dcb') == []
+    # host_qos = none: dcb is not asked at all
+    h = FakeHost('a', dict(OURS, **{'dcb ': (1, '', 'Attribute read: Operation not supported')}))
+    assert P.check_host(h, ['acc'], 3, 26, 'none') == []
     h = FakeHost('a', dict(OURS, **{'test -e /sys/class/infiniband/rxe0/ports/1/cc/acc_halt':
                                     (1, '', '')}))
     p = P.check_host(h, ['acc-nohalt'], 3)
     assert len(p) == 1 and 'no cc/acc_halt' in p[0], p
+
+
+@case
+def preflight_checks_host_qos_with_dcb():
+    r = (0, PFC_ON, ''), (0, ETS_OWN, ''), (0, APP_26, '')
+    assert P.dcb_problems('a', 'eth1', 3, 26, *r) == []
+    # a NIC without DCB: one line, whatever ets and app say
+    no = (1, '', 'Attribute read: Operation not supported\n')
+    p = P.dcb_problems('a', 'eth1', 3, 26, no, no, no)
+    assert p == ['a: eth1 has no DCB (dcb pfc show: Attribute read: Operation '
+                 'not supported): set PFC for priority 3 with the NIC\'s own '
+                 'tool and host_qos = none, or use a NIC with DCB'], p
+    p = P.dcb_problems('a', 'eth1', 3, 26, (127, '', 'sh: 1: dcb: not found'), no, no)
+    assert len(p) == 1 and 'no dcb command' in p[0], p
+    # PFC off: the fix keeps the priorities that were on
+    pfc = (0, PFC_OFF.replace('[false,', '[true,', 1), '')
+    p = P.dcb_problems('a', 'eth1', 3, 26, pfc, r[1], r[2])
+    assert p == ['a: PFC is off for priority 3 on eth1 (dcb pfc set dev eth1 '
+                 'prio-pfc 0:on 3:on)'], p
+    # priority 3 in priority 0's class: PFC would pause best effort
+    p = P.dcb_problems('a', 'eth1', 3, 26, r[0], (0, ETS_SHARED, ''), r[2])
+    assert p == ['a: priority 3 shares traffic class 0 with priority 0 on eth1: '
+                 'PFC would pause best-effort traffic too (dcb ets set dev eth1 '
+                 'prio-tc 3:1)'], p
+    # DSCP 26 unmapped, or mapped elsewhere
+    for app, now in (('{"dscp_prio":[[48,6]]}', 'does not map it'),
+                     ('{"dscp_prio":[[26,0]]}', 'maps it to 0'), ('{}', 'does not map it')):
+        p = P.dcb_problems('a', 'eth1', 3, 26, r[0], r[1], (0, app, ''))
+        assert p == ['a: DSCP 26 %s on eth1, RoCE goes out on priority 0 (dcb '
+                     'app add dev eth1 dscp-prio 26:3)' % now], p
+    # other spellings of the app table are read too
+    for app in ('{"dscp_prio":[{"dscp":26,"prio":3}]}', '{"dscp_prio":["26:3"]}'):
+        assert P.dcb_problems('a', 'eth1', 3, 26, r[0], r[1], (0, app, '')) == []
+    # ets unreadable (no ETS on the NIC) is not a problem of its own
+    assert P.dcb_problems('a', 'eth1', 3, 26, r[0], no, r[2]) == []
+
+
+@case
+def sudo_wraps_every_command_it_builds():
+    line = "cat '/sys/x' && echo \"a b\""
+    t = Transport('ssh', 'u@a', sudo=True)
+    argv = t.argv(line)
+    assert argv[-3:-1] == ['u@a', '--'], argv
+    # the remote shell gets one word list: sudo -n sh -c 'LINE'
+    import shlex
+    assert shlex.split(argv[-1]) == ['sudo', '-n', 'sh', '-c', line], argv[-1]
+    assert Transport('local', '', sudo=True).argv(line) == ['sudo', '-n', 'sh', '-c', line]
+    assert Transport('netns', 'h1', sudo=True).argv(line)[:3] == \
+        ['sudo', '-n', 'nsenter']
+    assert Transport('ssh', 'u@a').argv(line)[-1] == line
+    assert Transport('local', '').argv(line) == ['sh', '-c', line]
+    assert Transport('ssh', 'u@a', sudo=True).describe() == 'ssh u@a, sudo'
+    # a background job's PID line goes through sudo as well
+    j = Transport('ssh', 'u@a', sudo=True).argv('echo $$; exec sh -c x')
+    assert shlex.split(j[-1])[:4] == ['sudo', '-n', 'sh', '-c']
+    # and really runs: sudo here is a fake that logs and runs the rest
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, 'sudo'), 'w') as f:
+            f.write('#!/bin/sh\n[ "$1" = -n ] || exit 9\nshift\n'
+                    'echo sudo >>"$(dirname "$0")/log"\nexec "$@"\n')
+        os.chmod(os.path.join(d, 'sudo'), 0o755)
+        old = os.environ['PATH']
+        os.environ['PATH'] = d + ':' + old
+        try:
+            rc, out, _ = Transport('local', '', sudo=True).run('echo "$((6 * 7))"')
+        finally:
+            os.environ['PATH'] = old
+        assert (rc, out) == (0, '42\n'), (rc, out)
+        assert open(os.path.join(d, 'log')).read() == 'sudo\n'
+
+
+@case
+def preflight_says_when_sudo_wants_a_password():
+    h = FakeHost('a', {'true': (1, '', 'sudo: a password is required\n')})
+    h.t.sudo = True
+    p = P.check_host(h, ['acc'], 3)
+    assert p == ['a (this machine, sudo): sudo -n failed: sudo: a password is '
+                 'required (the ssh user needs password-less sudo: '
+                 'Documentation/rxe-acc/lab.rst)'], p
+
+
+@case
+def inventory_reads_sudo_marking_and_host_qos():
+    inv = I.parse(GOOD)
+    assert inv.marking == 'tcd' and inv.host_qos == 'dcb'
+    assert not any(h.sudo for h in inv.hosts.values())
+    text = GOOD.replace('[lab]\n', '[lab]\nsudo = yes\nmarking = ecn\n'
+                        'host_qos = none\n').replace(
+        'netns = h1\n', 'netns = h1\nsudo = no\n')
+    inv = I.parse(text)
+    assert inv.marking == 'ecn' and inv.host_qos == 'none'
+    assert [inv.hosts[x].sudo for x in 'abc'] == [True, False, True]
+    assert Host(inv.hosts['a']).t.argv('true')[-1] == 'sudo -n sh -c true'
+    refused(GOOD.replace('[lab]\n', '[lab]\nmarking = wred\n'),
+            '[lab] marking = wred: one of tcd, ecn')
+    refused(GOOD.replace('[lab]\n', '[lab]\nhost_qos = mlnx\n'),
+            '[lab] host_qos = mlnx: one of dcb, none')
+    refused(GOOD.replace('netns = h1\n', 'netns = h1\nsudo = maybe\n'),
+            '[host b] sudo = maybe is not yes or no')
+    refused(GOOD.replace('netns = h1\n', 'netns = h1\nuser = x\n'),
+            '[host b] user is not a setting')
+
+
+@case
+def ecn_marking_turns_tcd_into_a_red_step_at_k():
+    import main as Mn
+    tcd = Mn.switch_marking('acc', 25e9, 40, 'tcd')
+    ecn = Mn.switch_marking('acc', 25e9, 40, 'ecn')
+    k = int(tcd.split('tcd_threshold ')[1])
+    assert ecn.splitlines()[-3:] == ['red_kmin %d' % k, 'red_kmax %d' % k,
+                                     'red_pmax 1'], ecn
+    assert 'no UE' in ecn
+    # DCQCN's RED is the same either way
+    assert Mn.switch_marking('mlx5', 25e9, 40, 'ecn') == \
+        Mn.switch_marking('mlx5', 25e9, 40, 'tcd')
+
+
+@case
+def lab_conf_example_parses_and_shows_every_setting():
+    path = os.path.join(HERE, '..', 'lab.conf.example')
+    with open(path) as f:
+        text = f.read()
+    inv = I.parse(text, path)
+    assert inv.hosts and inv.scenarios
+    import re
+    keys = set(re.findall(r'^;?\s*([a-z_]+)\s*=', text, re.M))
+    lab_keys = {'dscp', 'ctrl_dscp', 'line_rate_mbps', 'base_rtt_us',
+                'bed_extras', 'switch_interval_ms', 'perftest_nice',
+                'sample_ms', 'ssh_config', 'marking', 'host_qos', 'sudo',
+                *I.SWITCH_METRICS}
+    host_keys = {'ssh', 'netns', 'local', 'rdma', 'netdev', 'ip', 'hosts'}
+    missing = (lab_keys | host_keys) - keys
+    assert not missing, missing
+    # and the parser knows no [lab] setting the example leaves out
+    try:
+        I.parse('[lab]\ndscp = 1\nzzz = 1\n')
+    except I.InventoryError as e:
+        known = set(str(e).split('have: ')[1].rstrip(')').split(', '))
+        assert known == lab_keys, known ^ lab_keys
 
 
 @case

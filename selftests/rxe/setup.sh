@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# userspace/rxe-acc-setup, what rxe-acc.service runs at boot, on the real
+# module: links made from a config whose netdev appears late, knobs set
+# through rxe-cc, a second start idempotent, a knob the kernel refuses
+# value refused reported, stop deleting the links.  The VM has no systemd as init, so
+# the unit's ExecStart/ExecStop commands run directly.
+# Runs in the test VM: selftests/rxe/vm-suite setup.sh (rxe-cc built).
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/ktap.sh"
+
+SETUP=$here/../../userspace/rxe-acc-setup/rxe-acc-setup
+export RXE_CC=$here/../../userspace/rxe-cc/rxe-cc
+conf=$(mktemp)
+err=$(mktemp)
+cleanup() {
+	rdma link delete rxs0 2>/dev/null
+	rdma link delete rxs1 2>/dev/null
+	ip link delete sva 2>/dev/null
+	rm -f "$conf" "$err"
+}
+trap cleanup EXIT
+
+ktap_header "rxe-acc-setup: boot-time links and knobs" 7
+cc() { cat "/sys/class/infiniband/$1/ports/1/cc/$2"; }
+
+cat >"$conf" <<'C'
+# as /etc/rxe-acc.conf
+rxs0 sva algorithm=acc acc_period_us=4000 acc_halt_max_us=32000
+rxs1 svb prio3_algorithm=dcqcn prio3_np=1
+C
+# acc_period_us=4000 is refused before acc_halt_max_us=32000: rxe-cc
+# orders them.  The netdevs appear 2 s after start, as a NIC's driver may at boot.
+(sleep 2; ip link add sva type veth peer name svb) &
+RXE_ACC_WAIT=20 "$SETUP" start "$conf" 2>"$err"
+rc=$?
+wait
+ktap_check "start waits for late netdevs and makes both links (status $rc)" \
+	test $rc = 0 -a "$(cat /sys/class/infiniband/rxs0/parent 2>/dev/null)" = sva \
+	     -a "$(cat /sys/class/infiniband/rxs1/parent 2>/dev/null)" = svb
+ktap_check "knobs set through rxe-cc: rxs0 acc, period 4000; rxs1 prio3 dcqcn" \
+	test "$(cc rxs0 algorithm)" = acc -a "$(cc rxs0 acc_period_us)" = 4000 \
+	     -a "$(cc rxs1 prio3_algorithm)" = dcqcn -a "$(cc rxs1 algorithm)" = none
+echo 2000 >/sys/class/infiniband/rxs0/ports/1/cc/acc_period_us
+"$SETUP" start "$conf" 2>>"$err"
+rc=$?
+ktap_check "start again: status $rc, no third device, knob back to 4000" \
+	test $rc = 0 -a "$(find /sys/class/infiniband/ -maxdepth 1 -name 'rxs*' | wc -l)" = 2 \
+	     -a "$(cc rxs0 acc_period_us)" = 4000
+[ -s "$err" ] && sed 's/^/# /' "$err"
+printf 'rxs0 sva acc_period_us=0\n' >"$conf.bad"
+"$SETUP" start "$conf.bad" 2>"$err"
+rc=$?
+refused() {
+	[ $rc = 1 ] && [ "$(cc rxs0 acc_period_us)" = 4000 ] &&
+		grep -q "$conf.bad:1: rxe-cc set rxs0 acc_period_us=0 failed" "$err"
+}
+ktap_check "a knob value refused: status 1, the line named, value kept" refused
+sed 's/^/# /' "$err"
+rm -f "$conf.bad"
+"$SETUP" stop "$conf"
+rc=$?
+ktap_check "stop deletes both links (status $rc)" \
+	test $rc = 0 -a ! -e /sys/class/infiniband/rxs0 -a ! -e /sys/class/infiniband/rxs1
+printf 'rxs0 nosuchdev\n' >"$conf"
+RXE_ACC_WAIT=1 "$SETUP" start "$conf" 2>"$err"
+rc=$?
+ktap_check "a netdev that never comes: status 1, one line" \
+	test $rc = 1 -a "$(wc -l <"$err")" = 1 -a ! -e /sys/class/infiniband/rxs0
+sed 's/^/# /' "$err"
+# the unit's own file, as installed, names these commands
+unit=$here/../../userspace/rxe-acc-setup/rxe-acc.service
+ktap_check "the unit runs start at boot and stop at shutdown" \
+	test "$(sed -n 's/^ExecStart=//p;s/^ExecStop=//p' "$unit" | tr '\n' ';')" = \
+	     "/usr/sbin/rxe-acc-setup start /etc/rxe-acc.conf;/usr/sbin/rxe-acc-setup stop /etc/rxe-acc.conf;"
