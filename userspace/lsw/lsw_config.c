@@ -588,7 +588,13 @@ static void set_defaults(struct parser *ps)
 		.tcd_threshold_bytes = DEF_TCD_THRESHOLD_BYTES,
 		.tcd_period_ns = DEF_TCD_PERIOD_NS,
 		.tcd_epsilon = DEF_TCD_EPSILON,
-		.tcd_rule = LSW_TCD_RULE_DEQUEUE,
+		/*
+		 * The VM bed's default stays the period rule: at its 4 KB K
+		 * the per-packet rule let two ACC flows' paced rates sit within
+		 * 10 % of the share a median 0.79 of the time (runs 0.45-0.92)
+		 * against 0.95 (0.81-0.99), at twice the halts (lsw README).
+		 */
+		.tcd_rule = LSW_TCD_RULE_PERIOD,
 		.tcd_pmax = 1.0,
 		.lossless_mask = 1u << PRIO_ROCE_DATA,
 		.strict_min_prio = DEF_STRICT_MIN_PRIO,

@@ -332,14 +332,14 @@ static void tcd_two_switch(const char *text)
 static void test_tcd_two_switch(void **state)
 {
 	(void)state;
-	tcd_two_switch(TWO_SWITCHES);
+	tcd_two_switch(TWO_SWITCHES_X("tcd_rule dequeue\n"));
 }
 
-/* The same split with the period rule (tcd_rule period). */
+/* The same split with the period rule (lsw's default). */
 static void test_tcd_two_switch_period(void **state)
 {
 	(void)state;
-	tcd_two_switch(TWO_SWITCHES_X("tcd_rule period\n"));
+	tcd_two_switch(TWO_SWITCHES);
 }
 
 /*
