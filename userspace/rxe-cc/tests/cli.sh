@@ -119,9 +119,9 @@ ok "set: echoes each knob, old -> new, unchanged ones said so" eval '
 rxe0/1 acc_halt_max_us 400 -> 32000
 rxe0/1 acc_gate 2 (unchanged)" ] && [ "$(cat "$cc/acc_period_us")" = 4000 ]'
 ok "set with mlx5 names: the knob, the name given, old -> new" eval '
-	expect 0 set rxe0 rp_ai_rate=10 np_min_time_between_cnps=4 &&
+	expect 0 set rxe0 rp_ai_rate=10 np_min_time_between_cnps=8 &&
 	[ "$out" = "rxe0/1 rpg_ai_rate (as rp_ai_rate) 5 -> 10
-rxe0/1 min_time_between_cnps (as np_min_time_between_cnps) 0 -> 4" ] &&
+rxe0/1 min_time_between_cnps (as np_min_time_between_cnps) 4 -> 8" ] &&
 	[ "$(cat "$cc/rpg_ai_rate")" = 10 ]'
 ok "set -j: valid JSON, signed old/new, given_as; a knob twice under two names" eval '
 	expect 0 -j set rxe0 cnp_dscp=26 && json_ok &&
