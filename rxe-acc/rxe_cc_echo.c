@@ -11,9 +11,9 @@
  *	- a marked packet at once, and each of the next @every packets
  *	  ("hot": while marks are present the ACK clock stays per packet,
  *	  as dense as the halt and its early end need it);
- *	- otherwise every @every-th packet (a clean path), but not sooner
- *	  than 1/4 of the ACC period @period_ns after the last ACK, and at
- *	  the latest at the 64th packet (a fast clean path);
+ *	- otherwise (a clean path) by time: the first packet 1/4 of the ACC
+ *	  period @period_ns after the last ACK, and at the latest the 64th
+ *	  packet (a fast clean path); without a period, every @every-th;
  *	- and before a 4th marked packet of the same ACK, should the ACK of
  *	  a marked packet not have left (an skb allocation failed);
  *
@@ -35,9 +35,13 @@
  * (rxe_cc_acc.c).  Each ACK costs software RoCE CPU time on both hosts,
  * and a CPU-bound flow sends hundreds of packets a period: 8 ACKs a
  * period cost a single flow on the VM test bed about 2 % of its
- * throughput against 4.  A flow too slow to send @every packets within
- * the gap is not affected; a period of 0, or an ACK per packet
- * (@every = 1, the paper's ACK clock), turns the rule off.
+ * throughput against 4.  By time, not by count, so that a slow flow
+ * gets as many: N flows that share a path send N times fewer packets
+ * each, and one ACK per @every packets gave each of 8 flows on the VM
+ * test bed one ACK in several periods.  A flow that sends fewer than 4
+ * packets a period gets an ACK per packet.  A period of 0 falls back to
+ * one ACK per @every packets; an ACK per packet (@every = 1, the
+ * paper's ACK clock) turns the rule off.
  */
 #include "rxe_cc_echo.h"
 
@@ -50,7 +54,8 @@ void rxe_cc_echo_init(struct rxe_cc_echo *e)
  * rxe_cc_echo_rcv - count a request that asked for the echo
  * @e: the receiver state
  * @mark: its congestion mark
- * @every: one ACK per @every clean packets (the acc_ack_every knob)
+ * @every: the per-packet run after a mark; one ACK per @every clean
+ *	packets without a period (the acc_ack_every knob)
  * @now_ns: the packet's arrival time
  * @period_ns: the ACC period T; a clean path's ACKs are T / 4 apart at
  *	least, 0 for no such bound
@@ -81,10 +86,11 @@ bool rxe_cc_echo_rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark,
 	} else if (e->hot) {
 		e->hot--;
 		e->due = true;
-	} else {
+	} else if (gap_ns) {
 		e->due = e->unacked >= RXE_CC_ECHO_MAX_EVERY ||
-			 (e->unacked >= every &&
-			  (u32)now_ns - e->last_ack_ns >= gap_ns);
+			 (u32)now_ns - e->last_ack_ns >= gap_ns;
+	} else {
+		e->due = e->unacked >= every;
 	}
 	if (e->unechoed >= RXE_CC_ECHO_MAX_UNECHOED)
 		e->due = true;

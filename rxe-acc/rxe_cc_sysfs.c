@@ -12,8 +12,9 @@
  *                        answers marks (CNPs, mark echo), 0 it ignores
  *                        them (mlx5's ecn/roce_np/enable/<prio>)
  *   cnp_dscp, ack_dscp   0-63, or -1 (default): the QP's own DSCP
- *   acc_ack_every        receiver: one ACK per N packets of a clean path
- *                        to a sender that asked for the mark echo, [1, 64]
+ *   acc_ack_every        receiver: the per-packet ACK run after a mark
+ *                        (a clean path ACKs ~4 times a period), to a
+ *                        sender that asked for the mark echo, [1, 64]
  *   line_rate_mbps, pacer_burst_us, and the DCQCN (mlx5 names) and ACC
  *   knobs of the table below, in the units their names say.
  *

@@ -46,8 +46,9 @@ static void test_clean_path_coalesces(void **state)
 }
 
 /*
- * A fast clean path: ACKs at most once per gap, and at the latest on the
- * 64th packet; a slow one, or marks, are not held back by the gap.
+ * A clean path ACKs by time: once per gap (T / 4), and at the latest on
+ * the 64th packet; a slow one gets an ACK per gap all the same, and
+ * marks are not held back by the gap.
  */
 static void test_fast_clean_path_acks_by_time(void **state)
 {
@@ -93,17 +94,28 @@ static void test_fast_clean_path_acks_by_time(void **state)
 	/* every = 1 is an ACK per packet, gap or not */
 	assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, 1, now_ns + 3,
 				    period_ns));
-	/* a slow path (8 packets take more than the gap) is as before */
+	/*
+	 * A slow path (4 packets per gap, 16 a period: 8 flows sharing the
+	 * link): still an ACK per gap, 4 a period, not one per 8 packets.
+	 */
 	rxe_cc_echo_init(&e);
+	rxe_cc_echo_sent(&e, now_ns);
 	for (i = 1; i <= 8 * EVERY; i++) {
 		now_ns += gap_ns / 4;
 		if (rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY, now_ns,
 				    period_ns)) {
-			assert_int_equal(i % EVERY, 0);
+			assert_int_equal(i % 4, 0);
 			rxe_cc_echo_sent(&e, now_ns);
 		} else {
-			assert_int_not_equal(i % EVERY, 0);
+			assert_int_not_equal(i % 4, 0);
 		}
+	}
+	/* slower than one packet a gap: an ACK per packet */
+	for (i = 1; i <= 8; i++) {
+		now_ns += gap_ns + 1;
+		assert_true(rxe_cc_echo_rcv(&e, RXE_CC_MARK_NO, EVERY, now_ns,
+					    period_ns));
+		rxe_cc_echo_sent(&e, now_ns);
 	}
 }
 
