@@ -24,7 +24,8 @@ import socket
 import struct
 import sys
 
-from roce_gen import Gen, PSN_MASK, RC_ACK, ROCE_PORT, bth, udp6_checksum
+from roce_gen import (Gen, PSN_MASK, RC_ACK, ROCE_PORT, bth, ip_checksum,
+                      udp6_checksum)
 
 AETH_ACK = 0x1F << 24		# ACK syndrome, unlimited credits
 IP_OPTIONS = b"\x01\x01\x01\x00"	# NOP, NOP, NOP, EOL
@@ -42,16 +43,8 @@ def short_frame(g, payload):
     tot = 24 + 8 + len(payload)
     iph = bytearray(struct.pack("!BBHHHBBH4s4s", 0x46, 0, tot, 1, 0x4000, 64,
                                 17, 0, g.src, g.dst) + IP_OPTIONS)
-    iph[10:12] = struct.pack("!H", csum(bytes(iph)))
+    iph[10:12] = struct.pack("!H", ip_checksum(bytes(iph)))
     return g.eth + bytes(iph) + udph + payload
-
-
-def csum(hdr):
-    """The IPv4 header checksum over a header of any length."""
-    s = sum(struct.unpack(f"!{len(hdr) // 2}H", hdr))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return (~s) & 0xFFFF
 
 
 def main():

@@ -87,9 +87,10 @@ AETH_ACK = 0x1F << 24	# syndrome: ACK, no credit limit
 
 
 def ip_checksum(hdr):
-    s = sum(struct.unpack("!10H", hdr))
-    s = (s & 0xFFFF) + (s >> 16)
-    s = (s & 0xFFFF) + (s >> 16)
+    """The IPv4 header checksum over a header of any length (options too)."""
+    s = sum(struct.unpack(f"!{len(hdr) // 2}H", hdr))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
     return (~s) & 0xFFFF
 
 
