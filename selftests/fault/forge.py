@@ -63,16 +63,17 @@ def main():
     if a.src_mac is None:
         with open(f"/sys/class/net/{a.ifname}/address") as f:
             a.src_mac = f.read().strip()
-    a.qpn_list = a.qpn
-    a.qpn = [str(a.qpn_list)]
+    # Gen reads roce_gen's option shapes: a list of QPNs, one PSN each
+    qpn, psn = a.qpn, a.psn
+    a.qpn, a.psn = [str(qpn)], [str(psn)]
     g = Gen(a, random.Random(1))
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((a.ifname, 0))
     if a.what == "ack-ahead":
-        psn = (a.psn + a.ahead) & PSN_MASK
-        ib = bth(RC_ACK, a.qpn_list, psn) + struct.pack("!I", AETH_ACK)
+        psn = (psn + a.ahead) & PSN_MASK
+        ib = bth(RC_ACK, qpn, psn) + struct.pack("!I", AETH_ACK)
         s.send(g.frame(ib, tos=0))
-        print(json.dumps({"sent": 1, "qpn": a.qpn_list, "psn": psn}))
+        print(json.dumps({"sent": 1, "qpn": qpn, "psn": psn}))
         return 0
     for _ in range(a.count):
         s.send(short_frame(g, b"\x11" * 8))

@@ -38,7 +38,7 @@ client_qp() {
 }
 
 ghost_case() {
-	local sgid cgid srv cli qp psn i done_early=0 rc_cli rx0 rx1
+	local sgid cgid srv cli qp psn i done_early=0 rc_cli rx0 rx1 sent
 	# dropped as they arrive at rxa: a drop at rxb's own egress fails
 	# rxe_xmit_packet(), which on 6.4 and later ends the QP in error
 	ip netns exec rxa tc qdisc add dev va clsact &&
@@ -68,8 +68,11 @@ ghost_case() {
 	sleep 2		# its WRITEs went out (and were dropped)
 	read -r qp psn <<<"$(client_qp)"
 	rx0=$(rxe_counter rxe_a rcvd_pkts)
-	forge ack-ahead --src 10.10.0.1 --dst 10.10.0.2 --qpn "$qp" --psn "$psn" |
-		sed 's/^/# forged: /'
+	# a case whose forged ACK never left proves nothing: it fails
+	sent=$(forge ack-ahead --src 10.10.0.1 --dst 10.10.0.2 --qpn "$qp" \
+		--psn "$psn") || return 1
+	echo "# forged: $sent"
+	case $sent in *'"sent": 1'*) ;; *) return 1 ;; esac
 	sleep 2
 	kill -0 "$cli" 2>/dev/null || done_early=1
 	ip netns exec rxa tc qdisc del dev va clsact
@@ -84,10 +87,11 @@ ghost_case() {
 ktap_check "an ACK ahead of the send PSN completes no WRITE; the data arrives after" ghost_case
 
 short_case() { # 4|6: one short datagram per family, counted as a header drop
-	local src=10.10.0.1 dst=10.10.0.2 d0 d1
+	local src=10.10.0.1 dst=10.10.0.2 d0 d1 sent
 	[ "$1" = 6 ] && src=fd00::1 dst=fd00::2
 	d0=$(rxe_counter rxe_b rcvd_drop_header)
-	forge short --src "$src" --dst "$dst" --count 20 | sed 's/^/# /'
+	sent=$(forge short --src "$src" --dst "$dst" --count 20) || return 1
+	echo "# $sent"
 	sleep 1
 	d1=$(rxe_counter rxe_b rcvd_drop_header)
 	echo "# rcvd_drop_header $d0 -> $d1"
