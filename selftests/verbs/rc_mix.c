@@ -14,6 +14,9 @@
  *   -W WSIZE   bytes per write (default 16384, a multiple of 8)
  *   -R RSIZE   bytes per read (default 1 MiB, a multiple of 8)
  *   -d DEPTH   reads outstanding at most (default 4)
+ *   -G         gate: once the first batch has completed, print "rc-mix:
+ *              gate ..." and post the others only after SIGUSR2 (a test
+ *              changes the path between the two)
  *   -H         hold: once idle, print "rc-mix: idle ..." and keep the QP
  *              until SIGUSR1 (or the timeout)
  *   -E         error mode: run batches until SIGUSR2, then move the QP to
@@ -75,7 +78,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rc-mix -s [-b ADDR] [-p PORT] [-t TOS] [-T SEC]\n"
 		"       rc-mix [-p PORT] [-i ITERS] [-w WRITES] [-W WSIZE] [-R RSIZE]\n"
-		"              [-d DEPTH] [-H] [-E] [-M PATH] [-t TOS] [-a TIMEOUT]\n"
+		"              [-d DEPTH] [-G] [-H] [-E] [-M PATH] [-t TOS] [-a TIMEOUT]\n"
 		"              [-T SEC] SERVER_ADDR\n");
 	exit(2);
 }
@@ -89,7 +92,7 @@ int main(int argc, char **argv)
 	bool server = false;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "sb:p:i:w:W:R:d:HEM:t:a:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "sb:p:i:w:W:R:d:GHEM:t:a:T:")) != -1) {
 		switch (opt) {
 		case 's': server = true; break;
 		case 'b': o.bind = optarg; break;
@@ -99,6 +102,7 @@ int main(int argc, char **argv)
 		case 'W': o.wsize = num(optarg, "WSIZE"); break;
 		case 'R': o.rsize = num(optarg, "RSIZE"); break;
 		case 'd': o.depth = num(optarg, "DEPTH"); break;
+		case 'G': o.gate = true; break;
 		case 'H': o.hold = true; break;
 		case 'E': o.error_mode = true; break;
 		case 'M': o.marker = optarg; break;

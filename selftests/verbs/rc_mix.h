@@ -59,7 +59,7 @@ struct mix_opts {
 	const char *marker;
 	unsigned int iters, writes, wsize, rsize, depth, timeout_s;
 	int tos, ack_timeout;
-	bool hold, error_mode;
+	bool hold, error_mode, gate;
 };
 
 /* Set by SIGUSR1 (end a hold) and SIGUSR2 (error mode: go to ERROR). */

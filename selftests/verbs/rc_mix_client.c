@@ -219,6 +219,20 @@ static int force_error(struct client *c)
 	return drain(c);
 }
 
+/* -G: the first batch done, wait for SIGUSR2 before the next one. */
+static int gate(struct client *c)
+{
+	if (drain(c))
+		return -1;
+	printf("rc-mix: gate qpn=%u done=%" PRIu64 "\n", c->id->qp->qp_num,
+	       c->done);
+	fflush(stdout);
+	while (!got_usr2)
+		poll(NULL, 0, MIX_POLL_MS);
+	got_usr2 = 0;
+	return 0;
+}
+
 /* Traffic: batches while there is room, completions as they come. */
 static int traffic(struct client *c)
 {
@@ -233,7 +247,8 @@ static int traffic(struct client *c)
 		       (!c->o.rsize || c->reads_out < c->o.depth)) {
 			if (post_batch(c))
 				return -1;
-			b++;
+			if (b++ == 0 && c->o.gate && gate(c))
+				return -1;
 		}
 		if (reap(c))
 			return -1;
