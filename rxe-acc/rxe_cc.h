@@ -329,9 +329,14 @@ void rxe_cc_rcv_ack_echo(struct rxe_pkt_info *pkt);
 
 /*
  * Per-packet wire bytes of @qp beyond its BTH and payload (rxe_req.c);
- * only a QP with sender state paces, so 0 will do for the others.
+ * only a QP with sender state paces, so 0 will do for the others.  The
+ * sender state is published once (rxe_cc_of()), like every other reader
+ * outside the lock.
  */
-#define rxe_cc_wire_overhead_bytes(qp)					\
-	((qp)->cc ? (qp)->cc->wire_overhead_bytes : 0)
+#define rxe_cc_wire_overhead_bytes(qp) ({				\
+	const struct rxe_cc_qp *__cc = rxe_cc_of(qp);			\
+									\
+	__cc ? __cc->wire_overhead_bytes : 0;				\
+})
 
 #endif /* RXE_CC_H */
