@@ -17,8 +17,13 @@
 
 #define RXE_CC_ACC_PERMILLE		1000U
 
-/* Knob bounds enforced by rxe_cc_acc_params_check(). */
-#define RXE_CC_ACC_MIN_PERIOD_NS	1000ULL			/* 1 us */
+/*
+ * Knob bounds enforced by rxe_cc_acc_params_check().  T is one base RTT,
+ * and rxe's own RTT through the stack is tens of microseconds: a period
+ * under 10 us closes before an ACK can come back, and each QP would run
+ * its soft timer at up to a MHz.  10 us caps it at 100 kHz per QP.
+ */
+#define RXE_CC_ACC_MIN_PERIOD_NS	10000ULL		/* 10 us */
 #define RXE_CC_ACC_MAX_PERIOD_NS	(100ULL * 1000 * 1000)	/* 100 ms */
 #define RXE_CC_ACC_MAX_HALT_NS		NSEC_PER_SEC	/* 1 s */
 #define RXE_CC_ACC_MAX_TAU_NS		NSEC_PER_SEC	/* 1 s */

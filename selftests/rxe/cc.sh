@@ -36,7 +36,7 @@ bad_case() {
 	local knob val old rc=0
 	for kv in cnp_dscp=64 ack_dscp=99 ack_dscp=-2 cnp_dscp=abc \
 		  pacer_burst_us=0 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
-		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 \
+		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 acc_period_us=9 \
 		  acc_theta_ce_pct=101 acc_p_thresh=0 acc_halt=2 acc_gate=3 \
 		  acc_ack_every=0 acc_ack_every=65 \
 		  algorithm=cubic \

@@ -133,7 +133,9 @@ static void test_defaults_and_check(void **state)
 	assert_int_equal(rxe_cc_acc_params_check(&p), -22); } while (0)
 #define GOOD(stmt) do { params_10g(&p); stmt; \
 	assert_int_equal(rxe_cc_acc_params_check(&p), 0); } while (0)
-	BAD(p.period_ns = 999);
+	BAD(p.period_ns = RXE_CC_ACC_MIN_PERIOD_NS - 1);
+	GOOD(p.period_ns = RXE_CC_ACC_MIN_PERIOD_NS;
+	     p.halt_max_ns = p.period_ns);
 	BAD(p.halt = 2);
 	GOOD(p.halt = 0);
 	GOOD(p.gate = RXE_CC_ACC_GATE_AIMD);
@@ -1104,7 +1106,8 @@ static void test_random_rates_stay_in_bounds(void **state)
 		if (prng_range(&seed, 0, 1))
 			p.max_rate_bps = prng_range(&seed, p.min_rate_bps,
 						    p.line_rate_bps);
-		p.period_ns = prng_range(&seed, NS_PER_US, NS_PER_MS);
+		p.period_ns = prng_range(&seed, RXE_CC_ACC_MIN_PERIOD_NS,
+					 NS_PER_MS);
 		p.halt_max_ns = prng_range(&seed, p.period_ns,
 					   20 * p.period_ns);
 		p.p_thresh = prng_range(&seed, 1, 5);

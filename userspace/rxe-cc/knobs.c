@@ -50,7 +50,7 @@ const struct knob knob_table[] = {
 	U("rate_to_set_on_first_cnp_kbps", GROUP_DCQCN, "kb/s", "0", 0, KBPS_MAX),
 	B("clamp_tgt_rate", GROUP_DCQCN, "0"),
 	U("min_time_between_cnps", GROUP_DCQCN, "us", "4", 0, US_10S),
-	U("acc_period_us", GROUP_ACC, "us", "50", 1, 100000),
+	U("acc_period_us", GROUP_ACC, "us", "50", 10, 100000),
 	U("acc_halt_max_us", GROUP_ACC, "us", "400", 1, 1000000),
 	U("acc_base_rtt_us", GROUP_ACC, "us", "0", 0, 1000000),
 	U("acc_min_rate_mbps", GROUP_ACC, "Mb/s", "1", 0, MBPS_MAX),

@@ -69,7 +69,7 @@ for v in show set qp monitor; do
 done
 ok "help knobs: every knob with unit, range and default, and mlx5's names" eval '
 	expect 0 help knobs &&
-	echo "$out" | grep -Eq "^acc_period_us +us +1\.\.100000 +50 *$" &&
+	echo "$out" | grep -Eq "^acc_period_us +us +10\.\.100000 +50 *$" &&
 	echo "$out" | grep -Eq "^rpg_ai_rate +Mb/s +1\.\.1600000 +5 +rp_ai_rate$" &&
 	has "$out" "np_cnp_prio: rxe'"'"'s CNPs carry no VLAN tag"'
 ok "help frob: a usage error, status 2" eval 'expect 2 help frob && has "$err" "no help on '"'"'frob'"'"'"'

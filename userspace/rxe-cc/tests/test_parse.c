@@ -337,7 +337,9 @@ static void test_knob_values(void **state)
 	check_bad("cnp_dscp", "64", "DSCP 0..63");
 	check_bad("ack_dscp", "-2", "DSCP 0..63");
 	check_ok("acc_period_us", "4000");
-	check_bad("acc_period_us", "0", "out of range 1..100000 us");
+	check_bad("acc_period_us", "0", "out of range 10..100000 us");
+	check_bad("acc_period_us", "9", "out of range 10..100000 us");
+	check_ok("acc_period_us", "10");
 	check_bad("acc_period_us", "100001", "out of range");
 	check_bad("acc_period_us", "0x10", "not a whole number");
 	check_bad("acc_period_us", "+5", "not a whole number");
