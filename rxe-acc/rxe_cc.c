@@ -1184,12 +1184,14 @@ void rxe_cc_rcv_ctrl(struct rxe_pkt_info *pkt)
  * @tclass: the traffic class of its address vector
  *
  * Data of a CC-enabled QP (requests and read responses) is ECN-capable,
- * ECT(0), so that switches can mark it.  ACKs keep the QP's traffic
- * class, and so its PFC priority, unless the ack_dscp knob moves them (a
- * switch may then serve them ahead of data; that class must be lossless
- * too).  CNPs are ECT(0) as in the common 0xC2 template and read ACKs
- * Not-ECT; rxe_cc_np.c gives both their DSCP.  Everything else keeps the
- * traffic class verbatim, as stock rxe does.
+ * ECT(0), so that switches can mark it.  ACKs keep the QP's DSCP, and so
+ * its PFC priority, unless the ack_dscp knob moves them (a switch may
+ * then serve them ahead of data; that class must be lossless too), and
+ * are Not-ECT whatever ECN bits the traffic class holds: no end reads a
+ * mark on an ACK, so an ACK has no business claiming ECN capability.
+ * CNPs are ECT(0) as in the common 0xC2 template and read ACKs Not-ECT;
+ * rxe_cc_np.c gives both their DSCP.  Everything else keeps the traffic
+ * class verbatim, as stock rxe does.
  */
 u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 {
@@ -1202,7 +1204,9 @@ u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass)
 	case IB_OPCODE_RC_ACKNOWLEDGE:
 	case IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE:
 		dscp = READ_ONCE(pkt->rxe->cc.params.ack_dscp);
-		return dscp == RXE_CC_DSCP_OF_QP ? tclass : dscp << 2;
+		if (dscp != RXE_CC_DSCP_OF_QP)
+			return dscp << 2;
+		return tclass & ~INET_ECN_MASK;
 	case RXE_OPCODE_CC_READ_ACK:
 		return tclass & ~INET_ECN_MASK;
 	case RXE_OPCODE_ROCE_CNP:

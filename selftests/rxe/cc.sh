@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "rxe congestion control framework" 14
+ktap_header "rxe congestion control framework" 15
 
 cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 setk() { echo "$3" >"$(cc "$1")/$2"; }
@@ -255,6 +255,32 @@ ect_case() {
 	[ "$n_none" -eq 0 ] && [ "$n_cc" -gt 1000 ]
 }
 ktap_check "none sends Not-ECT, a CC QP sends ECT(0)" ect_case
+
+# ACKs are Not-ECT even when the QP's traffic class holds ECN bits
+# (ack_dscp -1 keeps the rest of the class): a DCQCN flow in class 0x02,
+# ECT(0), gets its ACKs (BTH opcode 0x11 at IP 20 + UDP 8) Not-ECT.  Two
+# filters on the client's ingress: every ACK, then the Not-ECT ones.
+ack_sent() { # PREF: packets the ingress filter PREF of vb in rxb let pass
+	ip netns exec rxb tc -s filter show dev vb ingress pref "$1" 2>/dev/null |
+		awk '/Sent/ {print $4; exit}'
+}
+ack_ect_case() {
+	local acks plain
+	ip netns exec rxb tc qdisc add dev vb clsact &&
+	ip netns exec rxb tc filter add dev vb ingress pref 1 protocol ip u32 \
+		match u16 4791 0xffff at 22 match u8 0x11 0xff at 28 \
+		action continue &&
+	ip netns exec rxb tc filter add dev vb ingress pref 2 protocol ip u32 \
+		match u16 4791 0xffff at 22 match u8 0x11 0xff at 28 \
+		match u8 0x00 0x03 at 1 action pass || return 1
+	both algorithm dcqcn && both ack_dscp -1 || return 1
+	bg_flow -n 200 -s 65536 --tclass=2; wait "${RXE_BG[@]}"
+	acks=$(ack_sent 1) plain=$(ack_sent 2)
+	ip netns exec rxb tc qdisc del dev vb clsact
+	echo "# ACKs of a flow in class 0x02: $acks, Not-ECT: $plain"
+	[ "${acks:-0}" -gt 50 ] && [ "$plain" = "$acks" ]
+}
+ktap_check "ACKs are Not-ECT when the QP's class holds ECN bits" ack_ect_case
 
 # Pacing accuracy on the real data path: DCQCN without marks sends at its
 # cap.  Line rates are layer-1 rates, so the pacer counts each packet's
