@@ -73,6 +73,28 @@ void rxe_cc_np_init(struct rxe_qp *qp)
 }
 
 /*
+ * The peer of @qp as one modify left it, if the QP may answer it (RTR to
+ * SQE): its address vector in @av, its QPN in @dqpn.  The receive path
+ * sends from softirq while a modify may rewrite the address vector (SQD
+ * to SQD may): rxe_qp_from_attr() writes it under the QP's state lock,
+ * and this copy is taken under that lock too, never half of each.
+ */
+static bool rxe_cc_peer(struct rxe_qp *qp, struct rxe_av *av, u32 *dqpn)
+{
+	unsigned long flags;
+	bool ready;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	ready = rxe_cc_qp_resp_ready(qp);
+	if (ready) {
+		*av = qp->pri_av;
+		*dqpn = qp->attr.dest_qp_num;
+	}
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	return ready;
+}
+
+/*
  * Build and send a congestion control packet from @qp to its peer: BTH
  * only, padded with @pad_bytes zero bytes, in the QP's class unless
  * @dscp says otherwise; receive (softirq) context.  Returns 0 once it is
@@ -87,11 +109,11 @@ static int rxe_cc_send_ctrl(struct rxe_qp *qp, struct rxe_dev *rxe,
 	struct rxe_pkt_info pkt = {};
 	struct sk_buff *skb;
 	struct rxe_av av;
+	u32 dqpn;
 
-	if (!rxe_cc_qp_resp_ready(qp))
+	if (!rxe_cc_peer(qp, &av, &dqpn))
 		return -EAGAIN;
 
-	av = qp->pri_av;
 	if (dscp != RXE_CC_DSCP_OF_QP)
 		av.grh.traffic_class = dscp << 2;
 
@@ -104,8 +126,7 @@ static int rxe_cc_send_ctrl(struct rxe_qp *qp, struct rxe_dev *rxe,
 	if (unlikely(!skb))
 		return -ENOMEM;
 
-	bth_init(&pkt, opcode, 0, 0, 0, IB_DEFAULT_PKEY_FULL,
-		 qp->attr.dest_qp_num, 0, psn);
+	bth_init(&pkt, opcode, 0, 0, 0, IB_DEFAULT_PKEY_FULL, dqpn, 0, psn);
 	bth_set_becn(&pkt, echo == RXE_CC_MARK_CE);
 	bth_set_cc_echo_ue(&pkt, echo == RXE_CC_MARK_UE);
 	memset(pkt.hdr + RXE_BTH_BYTES, 0, pad_bytes);
