@@ -1222,6 +1222,14 @@ static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 	struct rxe_cc_qp *cc = qp->cc;
 	const struct rxe_cc_ops *ops = cc ? cc->ops : NULL;
 
+	/*
+	 * Not CC state, but what paces every QP from below: the QP's skbs
+	 * the stack has not freed, which hold its requester back at
+	 * RXE_INFLIGHT_SKBS_PER_QP_HIGH (CNPs and read ACKs are not among
+	 * them).
+	 */
+	if (rdma_nl_put_driver_u32(msg, "skb_out", atomic_read(&qp->skb_out)))
+		return -EMSGSIZE;
 	if (rdma_nl_put_driver_string(msg, "cc_algorithm",
 				      ops ? ops->name : "none"))
 		return -EMSGSIZE;

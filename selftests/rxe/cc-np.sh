@@ -11,7 +11,8 @@
 #     (np_cnp_sent), rxb handles them (rp_cnp_handled);
 #   * with prio0_np = 0 on rxa: the marks still arrive, no CNP is sent or
 #     handled;
-#   * prio3_np = 0 with prio0_np = 1: priority-0 traffic gets its CNPs.
+#   * prio3_np = 0 with prio0_np = 1: priority-0 traffic gets its CNPs;
+#   * CNPs held back in a qdisc take none of their QP's skb slots.
 # The sender's DCQCN floor (rpg_min_rate) is 100 Mb/s so that a CNP per
 # packet does not stretch the flow.
 # Runs in the test VM: selftests/rxe/vm-suite cc-np.sh
@@ -23,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "notification point with the receiver's algorithm none" 8
+ktap_header "notification point with the receiver's algorithm none" 9
 
 cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 
@@ -86,6 +87,55 @@ flow "prio0_np=1 prio3_np=0"
 ktap_check "the switch is per priority: prio3_np=0 leaves priority 0 its CNPs ($SENT sent, $HANDLED handled)" \
 	test "$FLOW_RC" = 0 -a "$SENT" -gt 0 -a "$HANDLED" -gt 0
 { echo 1 >"$(cc rxe_a)/prio3_np"; } 2>/dev/null
+
+# CNPs take no skb slot of the QP that sends them (skb_out, which holds
+# the QP's requester back at 64): rxa's CNPs wait in a slow qdisc (tbf at
+# 8 kbit/s, in a prio band of their own, BTH opcode 0x81 at IP 20 + UDP 8)
+# while a flow runs; more than 64 of them are held there, and rxa's QP
+# counts none of them in drv_skb_out.  Deleting the qdisc frees them.
+held_case() {
+	local a=10.10.0.1 sgid cgid pids held=- skb=- sent0 sent
+	local spacing
+	spacing=$(cat "$(cc rxe_a)/min_time_between_cnps")
+	echo 0 >"$(cc rxe_a)/min_time_between_cnps" || return 1
+	ip netns exec rxa tc qdisc add dev va root handle 1: prio bands 3 \
+		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+	ip netns exec rxa tc qdisc add dev va parent 1:3 handle 30: \
+		tbf rate 8kbit burst 1600 limit 1000000 &&
+	ip netns exec rxa tc filter add dev va parent 1: protocol ip prio 1 u32 \
+		match u16 4791 0xffff at 22 match u8 0x81 0xff at 28 flowid 1:3 ||
+		{ ip netns exec rxa tc qdisc del dev va root 2>/dev/null
+		  echo "$spacing" >"$(cc rxe_a)/min_time_between_cnps"; return 2; }
+	sent0=$(rxe_counter rxe_a np_cnp_sent)
+	sgid=$(rxe_gid_index rxe_a $a) cgid=$(rxe_gid_index rxe_b 10.10.0.2)
+	ip netns exec rxa timeout 60 ib_write_bw -d rxe_a -x "$sgid" -D 12 -s 65536 \
+		>/dev/null 2>&1 &
+	pids=($!)
+	sleep 1
+	ip netns exec rxb timeout 60 ib_write_bw -d rxe_b -x "$cgid" -D 12 -s 65536 $a \
+		>/dev/null 2>&1 &
+	pids+=($!)
+	RXE_PIDS+=("${pids[@]}")
+	sleep 5
+	# the largest drv_skb_out of rxe_a's RC QPs ("-": none, or no QP)
+	skb=$(rxe_rc_qps rxe_a skb_out |
+	      awk '$2 == "-" {none = 1} $2 > m {m = $2} END {print none || !NR ? "-" : m + 0}')
+	held=$(ip netns exec rxa tc -s qdisc show dev va |
+	       awk '/^qdisc tbf 30:/ {f = 1} f && /backlog/ {sub("p", "", $3); print $3; exit}')
+	ip netns exec rxa tc qdisc del dev va root
+	wait "${pids[@]}"
+	sent=$(($(rxe_counter rxe_a np_cnp_sent) - sent0))
+	echo "$spacing" >"$(cc rxe_a)/min_time_between_cnps"
+	echo "# CNPs sent by rxa $sent, held in its qdisc $held; drv_skb_out of rxa's QP $skb"
+	[ "${held:-0}" -gt 64 ] && [ "$skb" != - ] && [ "${skb:-64}" -lt 64 ]
+}
+rc=0
+held_case || rc=$?
+if [ $rc = 2 ]; then
+	ktap_skip "CNPs held in a qdisc take no skb slot of their QP" "no prio/tbf qdisc or u32 filter in the guest"
+else
+	ktap_check "CNPs held in a qdisc take no skb slot of their QP" test $rc = 0
+fi
 
 ktap_check "no splat" rxe_dmesg_clean
 ktap_finish
