@@ -49,6 +49,8 @@
 #define RXE_CC_DEFAULT_BURST_US		1000
 /* A paced QP asks for an ACK at least every timeout / this. */
 #define RXE_CC_ACK_TIMEOUT_FRACTION	4
+/* A read response waits for the pacer at most the timeout / this. */
+#define RXE_CC_RESP_GAP_FRACTION	4
 /* Speed assumed when neither the knob nor ethtool tells one. */
 #define RXE_CC_DEFAULT_LINE_RATE_MBPS	10000
 /*
@@ -612,6 +614,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	/* read responses carry the peer's request PSNs */
 	rxe_cc_ring_init(&cc->resp, cc->resp_slots, RXE_CC_RESP_SLOTS,
 			 qp->resp.psn);
+	cc->resp_wait_ns = 0;
 	cc->read_acks = false;
 	cc->peer_counts = false;
 	cc->echo_seen = (struct rxe_cc_echo_seen) {};
@@ -760,6 +763,62 @@ static void rxe_cc_unwait(struct rxe_cc_qp *cc, int who)
 }
 
 /*
+ * The longest a read response may wait for the pacer.  The requester
+ * hears nothing else of its READ, and its retransmit timer, which each
+ * response resets, asks for the READ again once a gap outlasts it: at
+ * the algorithm's lowest rates (1 Mb/s spaces 4 KiB responses 33 ms)
+ * every response would come too late, and the READ would be retried
+ * until RETRY_EXC_ERR.  The responder does not know the requester's
+ * timeout; the connection manager gives both ends the same, so the QP's
+ * own stands for it, and a QP without one (a READ responder left in RTR)
+ * assumes the shortest an rxe requester runs, one jiffy, as ACC's halt
+ * does.  A response then leaves at least every quarter of that.
+ */
+static u64 rxe_cc_resp_gap_ns(struct rxe_qp *qp)
+{
+	unsigned long timeout = READ_ONCE(qp->qp_timeout_jiffies) ?: 1;
+
+	return jiffies_to_nsecs(timeout) / RXE_CC_RESP_GAP_FRACTION;
+}
+
+/*
+ * A read response of @bytes the pacer would hold for @wait ns: it waits
+ * no longer than rxe_cc_resp_gap_ns() from its first ask on, and past
+ * that gets its credit at once (rxe_cc_pacer_grant()).  A halt is not cut
+ * short here: ACC holds its halts to half the timeout itself, and the
+ * first ask after the halt finds the bound run out.  Lock held; returns
+ * the wait.
+ */
+static u64 rxe_cc_resp_bound(struct rxe_qp *qp, u32 bytes, u64 now, u64 wait)
+{
+	struct rxe_cc_qp *cc = qp->cc;
+	u64 due;
+
+	if (!cc->resp_wait_ns)
+		cc->resp_wait_ns = now;
+	if (wait == RXE_CC_NEVER_NS)
+		return wait;
+	due = cc->resp_wait_ns + rxe_cc_resp_gap_ns(qp);
+	if (now < due)
+		return min(wait, due - now);
+	rxe_cc_pacer_grant(&cc->pacer, bytes, now);
+	return 0;
+}
+
+/*
+ * Wake the waiters in @wait_ns: the requester and the responder share
+ * the pace timer, so an earlier wake-up moves it forward (its callback
+ * wakes both, and the later one asks again).
+ */
+static void rxe_cc_arm_pace(struct rxe_cc_qp *cc, u64 wait_ns)
+{
+	if (hrtimer_is_queued(&cc->pace_timer) &&
+	    ktime_to_ns(hrtimer_get_remaining(&cc->pace_timer)) <= wait_ns)
+		return;
+	hrtimer_start(&cc->pace_timer, ns_to_ktime(wait_ns), HRTIMER_MODE_REL);
+}
+
+/*
  * May a packet of @bytes on the wire leave now?  If not, @who waits: the
  * pace timer (or, while halted, the event that ends the halt) wakes it.
  *
@@ -772,7 +831,7 @@ static void rxe_cc_unwait(struct rxe_cc_qp *cc, int who)
 static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, int who)
 {
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
-	u64 wait;
+	u64 wait, now;
 
 	/* the pacer writes it once, under the lock: a stale value is late */
 	if (cc && bytes <= READ_ONCE(cc->pacer.ready_bytes)) {
@@ -781,13 +840,14 @@ static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, int who)
 	}
 	if (!rxe_cc_lock_running(cc))
 		return false;
-	wait = rxe_cc_pacer_wait_ns(&cc->pacer, bytes, rxe_cc_now_ns());
+	now = rxe_cc_now_ns();
+	wait = rxe_cc_pacer_wait_ns(&cc->pacer, bytes, now);
+	if (wait && who == RXE_CC_WAIT_RESP)
+		wait = rxe_cc_resp_bound(qp, bytes, now, wait);
 	if (wait) {
 		set_bit(who, &cc->pace_waiters);
-		if (wait != RXE_CC_NEVER_NS &&
-		    !hrtimer_is_queued(&cc->pace_timer))
-			hrtimer_start(&cc->pace_timer, ns_to_ktime(wait),
-				      HRTIMER_MODE_REL);
+		if (wait != RXE_CC_NEVER_NS)
+			rxe_cc_arm_pace(cc, wait);
 	} else {
 		rxe_cc_unwait(cc, who);
 	}
@@ -809,7 +869,10 @@ bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes)
 	return rxe_cc_wait(qp, bytes, RXE_CC_WAIT_REQ);
 }
 
-/* rxe_cc_req_wait() for the responder's next read response packet. */
+/*
+ * rxe_cc_req_wait() for the responder's next read response packet, which
+ * waits at most a quarter of the QP's timeout (rxe_cc_resp_gap_ns()).
+ */
 bool rxe_cc_resp_wait(struct rxe_qp *qp, u32 bytes)
 {
 	return rxe_cc_wait(qp, bytes, RXE_CC_WAIT_RESP);
@@ -917,6 +980,7 @@ void rxe_cc_resp_sent(struct rxe_qp *qp, u32 psn, u32 bytes)
 		return;
 	now = rxe_cc_now_ns();
 	rxe_cc_unwait(cc, RXE_CC_WAIT_RESP);
+	cc->resp_wait_ns = 0;
 	rxe_cc_resp_expire(qp, now);
 	rxe_cc_ring_record(&cc->resp, psn, (psn + 1) & BTH_PSN_MASK, bytes,
 			   now);

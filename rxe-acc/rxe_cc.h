@@ -162,6 +162,7 @@ struct rxe_cc_qp {
 	struct hrtimer pace_timer;	/* resumes the waiting tasks */
 	struct hrtimer cc_timer;	/* the algorithm's own deadlines */
 	struct rxe_cc_pacer pacer;
+	u64 resp_wait_ns;		/* a read response waits since, or 0 */
 	bool read_acks;			/* the peer acknowledges read responses */
 	bool peer_counts;		/* its ACKs count marks: it coalesces */
 	struct rxe_cc_echo_seen echo_seen; /* the counters last read */

@@ -170,6 +170,22 @@ void rxe_cc_pacer_consume(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 	pacer_update_ready(p);
 }
 
+/*
+ * A packet of @bytes may not wait any longer (the caller's bound, not the
+ * rate, says so): give it the credit it lacks now, as if earned.  It then
+ * leaves as a packet sent on time would, and the debt after it is no
+ * deeper than after any other, so a caller that needs this often sends
+ * one packet per bound and does not starve the others for later.
+ */
+void rxe_cc_pacer_grant(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
+{
+	s64 need = min_t(s64, pacer_cost_nbit(bytes), pacer_cap_nbit(p));
+
+	pacer_refill(p, now_ns);
+	p->credit_nbit = max_t(s64, p->credit_nbit, need);
+	pacer_update_ready(p);
+}
+
 /* A packet paid for did not leave: give its cost back, up to the cap. */
 void rxe_cc_pacer_refund(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns)
 {

@@ -43,5 +43,6 @@ void rxe_cc_pacer_set_burst(struct rxe_cc_pacer *p, u32 burst_bytes,
 u64 rxe_cc_pacer_wait_ns(const struct rxe_cc_pacer *p, u32 bytes, u64 now_ns);
 void rxe_cc_pacer_consume(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns);
 void rxe_cc_pacer_refund(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns);
+void rxe_cc_pacer_grant(struct rxe_cc_pacer *p, u32 bytes, u64 now_ns);
 
 #endif /* RXE_CC_PACER_H */

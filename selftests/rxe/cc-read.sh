@@ -15,6 +15,8 @@
 # read ACK once the first ones came back): its responses in flight expire
 # (trace event rxe_cc_resp_expired), drv_cc_inflight_bytes returns to 0,
 # and the idle QP arms no CC timer (no rxe_cc_timer_fn expiry in 2 s).
+# Last, READs at DCQCN's lowest rate, slower per response than the
+# requester's retransmit timer: no READ is retried (completer_retry_err).
 # Runs in the test VM: make -C selftests/verbs && selftests/rxe/vm-suite cc-read.sh
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "READ and WRITE mixed on one RC QP under CC" 10
+ktap_header "READ and WRITE mixed on one RC QP under CC" 13
 
 mix_hosts "two namespaces, veth MTU 400" 400
 
@@ -135,5 +137,42 @@ expire_case() {
 	ktap_check "lost read ACKs: the idle QPs arm no CC timer" test "$fires" = 0
 }
 expire_case
+
+# READs at the algorithm's lowest rate complete without a retry.  DCQCN
+# is held at 30 kb/s on both ends (rpg_min_rate_kbps = rpg_max_rate_kbps)
+# and both QPs get ACK timeout 14 (67 ms, 16 jiffies at HZ 250: the timer
+# fires 60-64 ms after a response resets it, far beyond a TCG guest's
+# scheduling delays).  A 256 B response, about 340 B on the wire, earns
+# its credit in 90 ms, which would outlast that timer with every
+# response: the responder lets one go at least every quarter of its
+# timeout (16 ms).  rxe_b's completer retries nothing, both ends verify,
+# and rxe_a's QP ran at 30 kb/s throughout.
+slow_case() {
+	local cc=/sys/class/infiniband/rxe_a/ports/1/cc min max r0 r1 rate=- verified=0
+	MIX_DIR=${OUT_DIR:-/tmp}/slow
+	mkdir -p "$MIX_DIR"
+	min=$(cat $cc/rpg_min_rate_kbps) max=$(cat $cc/rpg_max_rate_kbps)
+	if ! rxe_cc_both algorithm dcqcn || ! rxe_cc_both rpg_min_rate_kbps 30 ||
+	   ! rxe_cc_both rpg_max_rate_kbps 30; then
+		ktap_fail "slow READs: DCQCN at 30 kb/s"
+		return
+	fi
+	r0=$(rxe_counter rxe_b completer_retry_err)
+	if mix_server rxa 10.10.0.1 -a 14 -T 100; then
+		mix_client rxb 10.10.0.1 -H -a 14 -T 100 -i 4 -w 1 -W 8 -R 8192 -d 1
+		mix_wait cli "^rc-mix: idle" 90 &&
+			rate=$(rxe_rc_qps rxe_a cc_rate_bps | awk '{print $2; exit}')
+	fi
+	mix_end
+	r1=$(rxe_counter rxe_b completer_retry_err)
+	mix_verified && verified=1
+	rxe_cc_both rpg_max_rate_kbps "$max"
+	rxe_cc_both rpg_min_rate_kbps "$min"
+	echo "# slow READs: rxe_b completer retries $((r1 - r0)); rxe_a's QP at $rate b/s"
+	ktap_check "slow READs: the READs and WRITEs verified" test $verified = 1
+	ktap_check "slow READs: no READ retried ($((r1 - r0)) retries)" test "$r1" = "$r0"
+	ktap_check "slow READs: the responder ran at 30 kb/s ($rate b/s)" test "$rate" = 30000
+}
+slow_case
 
 ktap_finish

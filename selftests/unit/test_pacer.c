@@ -4,7 +4,7 @@
  * caller (up to the burst), long-run accuracy at 1 % and 100 % of 100G,
  * 10G and 25M line rates, with and without a late timer; ready_bytes,
  * the answer without a clock read, exact at each change and never wrong
- * after it.
+ * after it; a granted packet leaves no deeper debt than a paced one.
  */
 #include "test_util.h"
 #include "rxe_cc_pacer.h"
@@ -134,6 +134,47 @@ static void test_refund(void **state)
 	rxe_cc_pacer_refund(&p, 5000, 0);
 	rxe_cc_pacer_consume(&p, 1000, 0);
 	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, 0), 8 * NS_PER_US);
+}
+
+/*
+ * A packet the caller may not hold any longer gets its credit at once,
+ * and leaves no deeper debt than one sent on time: granted every 1 ms at
+ * 1 Mb/s (a 1000 B packet earns its credit in 8 ms), each packet waits
+ * 8 ms again, never more.  A halt stays absolute.
+ */
+static void test_grant(void **state)
+{
+	const u64 pkt_ns = 8 * NS_PER_MS;	/* 1000 B at 1 Mb/s */
+	struct rxe_cc_pacer p;
+	u64 now = 0;
+	int i;
+
+	(void)state;
+	rxe_cc_pacer_init(&p, MBPS, 1000, 0);
+	rxe_cc_pacer_consume(&p, 1000, 0);
+	for (i = 0; i < 10; i++) {
+		now += NS_PER_MS;
+		assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, now),
+				 pkt_ns - NS_PER_MS);
+		rxe_cc_pacer_grant(&p, 1000, now);
+		assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, now), 0);
+		assert_true(p.ready_bytes >= 1000);
+		rxe_cc_pacer_consume(&p, 1000, now);
+		assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, now), pkt_ns);
+	}
+	/* credit already there (the full bucket) is not taken away */
+	now += 2 * pkt_ns;
+	rxe_cc_pacer_grant(&p, 500, now);
+	rxe_cc_pacer_consume(&p, 500, now);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 500, now), 0);
+	/* larger than the burst: the usual debt of such a packet */
+	rxe_cc_pacer_consume(&p, 500, now);
+	rxe_cc_pacer_grant(&p, 3000, now);
+	rxe_cc_pacer_consume(&p, 3000, now);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, now), 3 * pkt_ns);
+	rxe_cc_pacer_set_rate(&p, 0, now);
+	rxe_cc_pacer_grant(&p, 1000, now);
+	assert_int_equal(rxe_cc_pacer_wait_ns(&p, 1000, now), RXE_CC_NEVER_NS);
 }
 
 static void test_packet_larger_than_burst(void **state)
@@ -329,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_halt_and_resume),
 		cmocka_unit_test(test_halt_is_absolute),
 		cmocka_unit_test(test_refund),
+		cmocka_unit_test(test_grant),
 		cmocka_unit_test(test_packet_larger_than_burst),
 		cmocka_unit_test(test_clock_going_backwards),
 		cmocka_unit_test(test_ready_bytes),

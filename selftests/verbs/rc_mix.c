@@ -4,7 +4,7 @@
  * more packets outstanding than any fixed-size per-PSN table holds, and
  * checks every byte.  Connection set-up goes through rdma_cm.
  *
- *   rc-mix -s [-b ADDR] [-p PORT] [-t TOS] [-T SEC]          server
+ *   rc-mix -s [-b ADDR] [-p PORT] [-t TOS] [-a TIMEOUT] [-T SEC]  server
  *   rc-mix [options] SERVER_ADDR                               client
  *
  * Client options:
@@ -28,7 +28,8 @@
  *              elsewhere to be seen from a namespace
  *   -t TOS     IP TOS of the connection (rdma_cm)
  *   -a TIMEOUT local ACK timeout exponent (4.096 us << TIMEOUT), rdma_cm's
- *              default if not given
+ *              default if not given (the server too: rdma_cm sets it on
+ *              one end only, and a READ responder paces by its own)
  *   -T SEC     give up after SEC seconds (default 120), exit status 124
  *
  * The server owns region A (written by the client, WSIZE-byte slots, the
@@ -76,7 +77,7 @@ static unsigned int num(const char *s, const char *what)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: rc-mix -s [-b ADDR] [-p PORT] [-t TOS] [-T SEC]\n"
+		"usage: rc-mix -s [-b ADDR] [-p PORT] [-t TOS] [-a TIMEOUT] [-T SEC]\n"
 		"       rc-mix [-p PORT] [-i ITERS] [-w WRITES] [-W WSIZE] [-R RSIZE]\n"
 		"              [-d DEPTH] [-G] [-H] [-E] [-M PATH] [-t TOS] [-a TIMEOUT]\n"
 		"              [-T SEC] SERVER_ADDR\n");
@@ -115,10 +116,10 @@ int main(int argc, char **argv)
 	if (server == (optind < argc) || (!server && optind + 1 != argc))
 		usage();
 	o.server = server ? NULL : argv[optind];
-	if (!server && (!o.iters || !o.writes || !o.wsize || o.wsize % 8 ||
-			o.rsize % 8 || !o.depth || o.depth > 16 || o.tos > 255 ||
-			o.ack_timeout > 31 ||
-			o.writes + 1 > MIX_SQ_DEPTH)) {
+	if (o.ack_timeout > 31 ||
+	    (!server && (!o.iters || !o.writes || !o.wsize || o.wsize % 8 ||
+			 o.rsize % 8 || !o.depth || o.depth > 16 || o.tos > 255 ||
+			 o.writes + 1 > MIX_SQ_DEPTH))) {
 		fprintf(stderr, "rc-mix: sizes must be non-zero multiples of 8, "
 			"DEPTH 1..16, WRITES < %u, TIMEOUT 0..31\n", MIX_SQ_DEPTH);
 		return 2;

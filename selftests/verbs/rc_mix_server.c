@@ -70,6 +70,9 @@ int run_server(const struct mix_opts *o)
 	b = xalloc(b_len);
 	fill(b, b_len, bseed, 0, 0);
 
+	/* rdma_accept() moves the QP to RTS with it */
+	if (set_option(id, RDMA_OPTION_ID_ACK_TIMEOUT, o->ack_timeout, "ACK timeout"))
+		return 1;
 	pd = ibv_alloc_pd(id->verbs);
 	cq = pd ? ibv_create_cq(id->verbs, 16, NULL, NULL, 0) : NULL;
 	ia = qp_attr(cq);
