@@ -19,8 +19,8 @@
 #   5. IPv6 datagrams shorter than a BTH: dropped and counted;
 # and the traffic completes, every byte verified, with no splat.
 #
-# Runs in the test VM (fault suite, quick.sh): needs rc-mix
-# (make -C selftests/verbs).
+# Runs in the test VM (suite fault-window, on 6.1, 6.12 and 7.2): needs
+# rc-mix (make -C selftests/verbs).
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"

@@ -372,8 +372,10 @@ ktap_check "an IPv6 packet is charged its 20 B longer IP header" ipv6_charge_cas
 # reports 10 Gb/s, rxe's own guess, so a bond of veths stands in for a
 # faster NIC: a balance-xor bond reports the sum of its slaves' speeds.
 # Its slaves are all up before "rdma link add", so no event re-reads the
-# speed after the device is created; a third slave and the bond going
-# down and up (NETDEV_UP) must then raise it to 30 Gb/s.
+# speed after the device is created; a third slave and the bonds going
+# down and up (NETDEV_UP) must then raise it to 30 Gb/s.  Every QP of
+# both ends is checked, under DCQCN and under ACC: its line rate and the
+# rate it started from (trace event rxe_cc_rate, why=start).
 bond_pair() { # N: namespaces rxc/rxd, bonds bc/bd of N veth pairs each
 	local i
 	ip netns add rxc && RXE_NETNS+=(rxc) && ip netns add rxd && RXE_NETNS+=(rxd) || return 1
@@ -394,8 +396,15 @@ bond_speed() { # NS DEV [WANT]: the netdev's speed in Mb/s (the bond is up)
 	done
 	echo "${s:-0}"
 }
-bond_qp_rate() { # the line rate of a dcqcn QP of rxe_d, in b/s
-	local sgid cgid r pids
+# bond_rates ALGO WANT: a flow rxd -> rxc with ALGO on both devices.
+# Every RC QP of rxe_c and rxe_d must run ALGO against line rate WANT
+# (b/s, drv_cc_line_rate_bps) and have started at it (trace event
+# rxe_cc_rate, why=start: one per QP); prints what it saw.
+bond_rates() {
+	local sgid cgid pids qps starts nq ns i
+	setk rxe_c algorithm "$1" && setk rxe_d algorithm "$1" || return 1
+	echo >$trace/trace
+	echo 1 >$trace/events/rxe_cc/rxe_cc_rate/enable
 	sgid=$(rxe_gid_index rxe_c 10.20.0.1); cgid=$(rxe_gid_index rxe_d 10.20.0.2)
 	ip netns exec rxc timeout 60 ib_write_bw -d rxe_c -x "$sgid" -n 300 -s 65536 >/dev/null 2>&1 &
 	pids=($!)
@@ -403,35 +412,58 @@ bond_qp_rate() { # the line rate of a dcqcn QP of rxe_d, in b/s
 	ip netns exec rxd timeout 60 ib_write_bw -d rxe_d -x "$cgid" -n 300 -s 65536 10.20.0.1 >/dev/null 2>&1 &
 	pids+=($!)
 	RXE_PIDS+=("${pids[@]}")
-	wait_qp rxe_d
-	r=$(qp_field rxe_d cc_line_rate_bps | head -n1)
+	# until both ends have a QP and every RC QP runs ALGO (a QP shows
+	# "none" until it starts, at RTR)
+	for ((i = 0; i < 100; i++)); do
+		qps=$(rxe_rc_qps rxe_c cc_algorithm cc_line_rate_bps
+		      rxe_rc_qps rxe_d cc_algorithm cc_line_rate_bps)
+		[ "$(awk -v a="$1" '$2 == a' <<<"$qps" | grep -c .)" -ge 2 ] &&
+			! awk -v a="$1" '$2 != a {bad = 1} END {exit !bad}' <<<"$qps" && break
+		sleep 0.2
+	done
 	kill "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null
-	echo "${r:-0}"
+	echo 0 >$trace/events/rxe_cc/rxe_cc_rate/enable
+	starts=$(grep -o "rxe_cc_rate: dev=rxe_[cd] qpn=[0-9]* old_bps=[0-9]* new_bps=[0-9]* why=start" \
+		 $trace/trace | sed 's/^rxe_cc_rate: //')
+	nq=$(grep -c . <<<"$qps") ns=$(grep -c . <<<"$starts")
+	echo "# $1 on the bond, want $2 b/s: QPs (qpn algorithm line rate):" $qps
+	echo "# their starts:" $starts
+	[ "$nq" -ge 2 ] && [ "$ns" = "$nq" ] &&
+		awk -v a="$1" -v w="$2" '$2 != a || $3 != w {bad = 1} END {exit bad}' <<<"$qps" &&
+		! grep -qv "new_bps=$2 why=start" <<<"$starts"
 }
 line_rate_case() {
-	local s2 s3 r2 r3
-	modprobe bonding max_bonds=0 2>/dev/null
+	local s2 s3 rc=0
+	tracefs_mount && [ -d $trace/events/rxe_cc/rxe_cc_rate ] ||
+		{ echo "# no rxe_cc trace events"; return 1; }
+	modprobe bonding max_bonds=0 || return 1
 	bond_pair 2 || return 1
 	# up, with their carrier and speed, before the devices exist
 	ip -n rxc link set bc up && ip -n rxd link set bd up || return 1
 	s2=$(bond_speed rxc bc 20000) && bond_speed rxd bd 20000 >/dev/null
 	rxe_host rxc bc 10.20.0.1/24 fd20::1/64 rxe_c &&
 	rxe_host rxd bd 10.20.0.2/24 fd20::2/64 rxe_d || return 1
-	setk rxe_c algorithm dcqcn && setk rxe_d algorithm dcqcn || return 1
-	r2=$(bond_qp_rate)
+	echo "# bond of 2 veths: $s2 Mb/s"
+	[ "$s2" = 20000 ] || rc=1
+	bond_rates dcqcn 20000000000 || rc=1
+	bond_rates acc 20000000000 || rc=1
 	bond_slave 3 || return 1
-	s3=$(bond_speed rxd bd 30000)
+	ip -n rxc link set bc down && ip -n rxc link set bc up &&
 	ip -n rxd link set bd down && ip -n rxd link set bd up || return 1
-	r3=$(bond_qp_rate)
-	echo "# bond of 2 veths: ${s2} Mb/s, QP line rate ${r2} b/s; of 3, after down/up: ${s3} Mb/s, ${r3} b/s"
-	[ "$s2" = 20000 ] && [ "$s3" = 30000 ] &&
-		[ "$r2" = 20000000000 ] && [ "$r3" = 30000000000 ]
+	s3=$(bond_speed rxc bc 30000) && bond_speed rxd bd 30000 >/dev/null
+	echo "# bond of 3 veths, after down/up: $s3 Mb/s"
+	[ "$s3" = 30000 ] || rc=1
+	bond_rates dcqcn 30000000000 || rc=1
+	bond_rates acc 30000000000 || rc=1
+	return $rc
 }
+# Debian builds bonding for every kernel the VM boots: its absence is a
+# broken module tree, not a reason to pass.
 if modprobe -n bonding 2>/dev/null; then
-	ktap_check "a QP starts from its netdev's speed (20 Gb/s), re-read on NETDEV_UP (30 Gb/s)" \
+	ktap_check "every DCQCN and ACC QP starts from its netdev's speed (20 Gb/s), re-read on NETDEV_UP (30 Gb/s)" \
 		line_rate_case
 else
-	ktap_skip "a QP starts from its netdev's speed" "no bonding module for $(uname -r)"
+	ktap_fail "every DCQCN and ACC QP starts from its netdev's speed: no bonding module for $(uname -r)"
 fi
 
 ktap_check "no splat in the kernel log" rxe_dmesg_clean
