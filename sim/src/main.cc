@@ -2,7 +2,7 @@
 /*
  * main.cc - the command line of rxe-acc-sim, the run and its report.
  *
- *   rxe-acc-sim --topo incast|victim|leafspine|ring|fattree --algo none|dcqcn|acc|
+ *   rxe-acc-sim --topo incast|victim|burst|leafspine|ring|fattree --algo none|dcqcn|acc|
  *               acc-nohalt|timely|hpcc [--workload web|hadoop --load 0.5]
  *               [--time-us T] [--fct FILE] [knobs]
  *
@@ -40,7 +40,8 @@ bool Arg(int &i, int argc, char **argv, const char *name, std::string *v)
 }
 
 // --topo burst --sample-ns N: [t_ns, root queue, F0 and F1 acknowledged
-// bytes, F0 and F1 paced rate in Mb/s] every N ns.
+// bytes, F0 and F1 paced rate in Mb/s, F0's CE- and UE-marked packets
+// received so far] every N ns.
 std::ostringstream g_samples;
 
 void Usage()
@@ -65,7 +66,7 @@ void Usage()
 		     "  [--acc-window-bytes N] [--acc-var-window]\n"
 		     "  [--int-bytes N] [--ack-data-class]\n"
 		     "  [--burst-bytes N] [--burst-at-us N] [--sample-ns N] "
-		     "(--topo burst)\n");
+		     "[--burst-at sender-switch|receiver-switch] (--topo burst)\n");
 	std::exit(2);
 }
 
@@ -81,6 +82,12 @@ Opts Parse(int argc, char **argv)
 		if (Arg(i, argc, argv, "--fct", &o.fct_path)) continue;
 		if (Arg(i, argc, argv, "--marking", &marking)) continue;
 		if (Arg(i, argc, argv, "--scheduler", &o.scheduler)) continue;
+		if (Arg(i, argc, argv, "--burst-at", &o.burst_place)) {
+			if (o.burst_place != "sender-switch" &&
+			    o.burst_place != "receiver-switch")
+				Usage();
+			continue;
+		}
 		if (Arg(i, argc, argv, "--tcd-rule", &v)) {
 			if (lsw_tcd_parse_rule(v.c_str(), &o.sw.tcd_rule))
 				Usage();
@@ -289,7 +296,8 @@ void Sample(const Opts *o)
 	for (int i = 0; i < 2; i++)
 		g_samples << "," << (g_flows[i]->finish_ns ? 0 :
 				     g_flows[i]->cc->RateBps(now) / 1000000);
-	g_samples << "]";
+	g_samples << "," << g_flows[0]->marks_ce << "," << g_flows[0]->marks_ue
+		  << "]";
 	if (g_done < g_flows.size())
 		ns3::Simulator::Schedule(ns3::NanoSeconds(o->sample_ns),
 					 &Sample, o);
