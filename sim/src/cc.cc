@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 #include "cc.h"
 
@@ -53,7 +54,12 @@ public:
 		rxe_cc_dcqcn_params_default(&p_);
 		p_.line_rate_kbps = (u32)(line / RXE_CC_DCQCN_KBPS);
 		Set(&p_.rpg_time_reset_us, c.dcqcn_time_reset_us);
-		Set(&p_.rpg_byte_reset_bytes, c.dcqcn_byte_reset);
+		if (c.dcqcn_byte_reset >= 0)
+			p_.rpg_byte_reset_bytes = (u32)c.dcqcn_byte_reset;
+		Set(&p_.rpg_min_rate_kbps,
+		    c.dcqcn_min_rate_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
+		if (c.dcqcn_g >= 0)
+			p_.dce_tcp_g = (u32)c.dcqcn_g;
 		Set(&p_.rpg_ai_rate_kbps, c.dcqcn_ai_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
 		Set(&p_.rpg_hai_rate_kbps, c.dcqcn_hai_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
 		Set(&p_.dce_tcp_rtt_us, c.dcqcn_alpha_us);
@@ -80,6 +86,20 @@ public:
 		return rxe_cc_dcqcn_next_timer_ns(&rp_, &p_);
 	}
 	u64 RateBps(u64) override { return rxe_cc_dcqcn_rate_bps(&rp_); }
+	std::string ParamsJson() override
+	{
+		std::ostringstream o;
+
+		o << "\"ai_kbps\":" << p_.rpg_ai_rate_kbps
+		  << ",\"hai_kbps\":" << p_.rpg_hai_rate_kbps
+		  << ",\"time_reset_us\":" << p_.rpg_time_reset_us
+		  << ",\"byte_reset_bytes\":" << p_.rpg_byte_reset_bytes
+		  << ",\"min_rate_kbps\":" << p_.rpg_min_rate_kbps
+		  << ",\"g\":" << p_.dce_tcp_g
+		  << ",\"alpha_us\":" << p_.dce_tcp_rtt_us
+		  << ",\"rrmp_us\":" << p_.rate_reduce_monitor_period_us;
+		return o.str();
+	}
 
 private:
 	struct rxe_cc_dcqcn_params p_;
@@ -145,6 +165,18 @@ public:
 	}
 	u64 NextTimerNs() override { return rxe_cc_acc_next_timer_ns(&st_); }
 	u64 RateBps(u64 now) override { return rxe_cc_acc_rate_bps(&st_, now); }
+	std::string ParamsJson() override
+	{
+		std::ostringstream o;
+
+		o << "\"period_ns\":" << p_.period_ns
+		  << ",\"halt_max_ns\":" << p_.halt_max_ns
+		  << ",\"base_rtt_ns\":" << p_.base_rtt_ns
+		  << ",\"gate\":" << p_.gate
+		  << ",\"halt\":" << p_.halt
+		  << ",\"window_bytes\":" << p_.window_bytes;
+		return o.str();
+	}
 	u64 WindowBytes() override
 	{
 		if (!window_)
@@ -171,6 +203,14 @@ public:
 		p_.line_rate_bps = line;
 		if (c.base_rtt_ns)
 			p_.min_rtt_ns = c.base_rtt_ns;
+		if (c.timely_min_rtt_us)
+			p_.min_rtt_ns = c.timely_min_rtt_us * 1000ull;
+		if (c.timely_tlow_us)
+			p_.t_low_ns = c.timely_tlow_us * 1000ull;
+		if (c.timely_thigh_us)
+			p_.t_high_ns = c.timely_thigh_us * 1000ull;
+		if (c.timely_min_rate_mbps)
+			p_.min_rate_bps = c.timely_min_rate_mbps * 1000000ull;
 		if (rxe_cc_timely_params_check(&p_))
 			Die("bad TIMELY parameters");
 		rxe_cc_timely_init(&st_, &p_, now);
@@ -180,6 +220,17 @@ public:
 		rxe_cc_timely_on_ack(&st_, &p_, bytes, rtt, now);
 	}
 	u64 RateBps(u64) override { return rxe_cc_timely_rate_bps(&st_); }
+	std::string ParamsJson() override
+	{
+		std::ostringstream o;
+
+		o << "\"add_step_bps\":" << p_.add_step_bps
+		  << ",\"t_low_ns\":" << p_.t_low_ns
+		  << ",\"t_high_ns\":" << p_.t_high_ns
+		  << ",\"min_rtt_ns\":" << p_.min_rtt_ns
+		  << ",\"min_rate_bps\":" << p_.min_rate_bps;
+		return o.str();
+	}
 
 private:
 	struct rxe_cc_timely_params p_;
@@ -193,6 +244,13 @@ public:
 		rxe_cc_hpcc_params_default(&p_);
 		p_.line_rate_bps = line;
 		p_.base_rtt_ns = c.base_rtt_ns ? c.base_rtt_ns : 10000;
+		// a rate step over T as the window step, as HPCC's simulator
+		// adds RATE_AI to a rate whose window is rate * T
+		if (c.hpcc_ai_mbps)
+			p_.w_ai_bytes = std::max<u64>(1, c.hpcc_ai_mbps *
+						      p_.base_rtt_ns / 8000);
+		if (c.hpcc_max_stage >= 0)
+			p_.max_stage = (u32)c.hpcc_max_stage;
 		if (rxe_cc_hpcc_params_check(&p_))
 			Die("bad HPCC parameters");
 		rxe_cc_hpcc_init(&st_, &p_, now);
@@ -217,6 +275,15 @@ public:
 	}
 	u64 RateBps(u64) override { return rxe_cc_hpcc_rate_bps(&st_); }
 	u64 WindowBytes() override { return rxe_cc_hpcc_window_bytes(&st_); }
+	std::string ParamsJson() override
+	{
+		std::ostringstream o;
+
+		o << "\"base_rtt_ns\":" << p_.base_rtt_ns
+		  << ",\"w_ai_bytes\":" << p_.w_ai_bytes
+		  << ",\"max_stage\":" << p_.max_stage;
+		return o.str();
+	}
 
 private:
 	struct rxe_cc_hpcc_params p_;

@@ -8,6 +8,7 @@
 #define SIM_CC_H
 
 #include <memory>
+#include <string>
 
 #include "net.h"
 
@@ -35,6 +36,8 @@ public:
 	virtual u64 RateBps(u64 now) = 0;
 	// Bytes that may be in flight (window-based cores); ~0 = no window.
 	virtual u64 WindowBytes() { return ~0ull; }
+	// The core's knobs as set from the options, JSON members.
+	virtual std::string ParamsJson() { return ""; }
 
 	// Brings the pacer to RateBps(now); true if the rate changed.
 	bool SyncPacer(u64 now);

@@ -2,7 +2,7 @@
 /*
  * main.cc - the command line of rxe-acc-sim, the run and its report.
  *
- *   rxe-acc-sim --topo incast|victim|leafspine|ring|fattree --algo none|dcqcn|acc|
+ *   rxe-acc-sim --topo incast|victim|burst|leafspine|ring|fattree --algo none|dcqcn|acc|
  *               acc-nohalt|timely|hpcc [--workload web|hadoop --load 0.5]
  *               [--time-us T] [--fct FILE] [knobs]
  *
@@ -40,7 +40,8 @@ bool Arg(int &i, int argc, char **argv, const char *name, std::string *v)
 }
 
 // --topo burst --sample-ns N: [t_ns, root queue, F0 and F1 acknowledged
-// bytes, F0 and F1 paced rate in Mb/s] every N ns.
+// bytes, F0 and F1 paced rate in Mb/s, F0's CE- and UE-marked packets
+// received so far] every N ns.
 std::ostringstream g_samples;
 
 void Usage()
@@ -57,15 +58,21 @@ void Usage()
 		     "  [--tcd-rule dequeue|period] [--tcd-kmax N] [--tcd-pmax F]\n"
 		     "  [--ack-every N] [--acc-period-ns N] [--drain-us N] "
 		     "[--host-mbps N] [--core-mbps N] [--red-kmin N] [--red-kmax N]\n"
+		     "  [--red-ref-gbps N (RED thresholds scale with port rate)]\n"
 		     "  [--acc-theta-permille N] [--acc-halt-max-ns N] [--acc-gate N] "
 		     "[--dcqcn-time-reset-us N] [--dcqcn-byte-reset N]\n"
 		     "  [--dcqcn-ai-mbps N] [--dcqcn-hai-mbps N] "
 		     "[--dcqcn-alpha-us N] [--dcqcn-rrmp-us N]\n"
+		     "  [--dcqcn-min-rate-mbps N] [--dcqcn-g N (of 1024)] "
+		     "(--dcqcn-byte-reset 0: no byte counter)\n"
+		     "  [--timely-tlow-us N] [--timely-thigh-us N] "
+		     "[--timely-min-rtt-us N] [--timely-min-rate-mbps N]\n"
+		     "  [--hpcc-ai-mbps N] [--hpcc-max-stage N]\n"
 		     "  [--window-bytes N] [--base-rtt-ns N] [--scheduler T]\n"
 		     "  [--acc-window-bytes N] [--acc-var-window]\n"
 		     "  [--int-bytes N] [--ack-data-class]\n"
 		     "  [--burst-bytes N] [--burst-at-us N] [--sample-ns N] "
-		     "(--topo burst)\n");
+		     "[--burst-at sender-switch|receiver-switch] (--topo burst)\n");
 	std::exit(2);
 }
 
@@ -81,6 +88,12 @@ Opts Parse(int argc, char **argv)
 		if (Arg(i, argc, argv, "--fct", &o.fct_path)) continue;
 		if (Arg(i, argc, argv, "--marking", &marking)) continue;
 		if (Arg(i, argc, argv, "--scheduler", &o.scheduler)) continue;
+		if (Arg(i, argc, argv, "--burst-at", &o.burst_place)) {
+			if (o.burst_place != "sender-switch" &&
+			    o.burst_place != "receiver-switch")
+				Usage();
+			continue;
+		}
 		if (Arg(i, argc, argv, "--tcd-rule", &v)) {
 			if (lsw_tcd_parse_rule(v.c_str(), &o.sw.tcd_rule))
 				Usage();
@@ -131,11 +144,20 @@ Opts Parse(int argc, char **argv)
 		else if (name == "--core-mbps") o.core_bps = n * 1000000ull;
 		else if (name == "--red-kmin") o.sw.red_kmin = n;
 		else if (name == "--red-kmax") o.sw.red_kmax = n;
+		else if (name == "--red-ref-gbps") o.sw.red_ref_bps = n * 1000000000ull;
 		else if (name == "--acc-theta-permille") o.host.acc_theta_permille = (u32)n;
 		else if (name == "--acc-halt-max-ns") o.host.acc_halt_max_ns = n;
 		else if (name == "--acc-gate") o.host.acc_gate = (int)n;
 		else if (name == "--dcqcn-time-reset-us") o.host.dcqcn_time_reset_us = (u32)n;
-		else if (name == "--dcqcn-byte-reset") o.host.dcqcn_byte_reset = (u32)n;
+		else if (name == "--dcqcn-byte-reset") o.host.dcqcn_byte_reset = (long long)n;
+		else if (name == "--dcqcn-min-rate-mbps") o.host.dcqcn_min_rate_mbps = (u32)n;
+		else if (name == "--dcqcn-g") o.host.dcqcn_g = (int)n;
+		else if (name == "--timely-tlow-us") o.host.timely_tlow_us = (u32)n;
+		else if (name == "--timely-thigh-us") o.host.timely_thigh_us = (u32)n;
+		else if (name == "--timely-min-rtt-us") o.host.timely_min_rtt_us = (u32)n;
+		else if (name == "--timely-min-rate-mbps") o.host.timely_min_rate_mbps = (u32)n;
+		else if (name == "--hpcc-ai-mbps") o.host.hpcc_ai_mbps = (u32)n;
+		else if (name == "--hpcc-max-stage") o.host.hpcc_max_stage = (int)n;
 		else if (name == "--dcqcn-ai-mbps") o.host.dcqcn_ai_mbps = (u32)n;
 		else if (name == "--dcqcn-hai-mbps") o.host.dcqcn_hai_mbps = (u32)n;
 		else if (name == "--dcqcn-alpha-us") o.host.dcqcn_alpha_us = (u32)n;
@@ -244,6 +266,13 @@ void Report(const Opts &o, double wall_s, double cpu_s)
 	u64 offered = 0;
 	for (const Flow *f : g_flows)
 		offered += f->size_bytes;
+	// the knobs the core of the first flow that ran was given
+	std::string params;
+	for (const Flow *f : g_flows)
+		if (f->cc) {
+			params = f->cc->ParamsJson();
+			break;
+		}
 	u64 events = ns3::Simulator::GetEventCount();
 	std::printf("{\"algo\":\"%s\",\"topo\":\"%s\",\"workload\":\"%s\","
 		    "\"load\":%.2f,\"hosts\":%zu,\"switches\":%zu,"
@@ -257,7 +286,8 @@ void Report(const Opts &o, double wall_s, double cpu_s)
 		    "\"first_resume_ns\":%lld,\"max_q_bytes\":%llu,"
 		    "\"max_buffer_bytes\":%llu,\"retx_pkts\":%llu,"
 		    "\"last_rx_ns\":%llu,\"held_bytes\":%llu,\"deadlock\":%s,"
-		    "%s,\"ports\":[%s],\"flow_list\":[%s],\"samples\":[%s]}\n",
+		    "%s,\"cc_params\":{%s},\"ports\":[%s],\"flow_list\":[%s],"
+		    "\"samples\":[%s]}\n",
 		    AlgoName(o.algo), o.topo.c_str(), o.workload.c_str(), o.load,
 		    g_host.size(), g_sw.size(), g_flows.size(),
 		    (unsigned long long)offered, (unsigned long long)g_done,
@@ -273,7 +303,7 @@ void Report(const Opts &o, double wall_s, double cpu_s)
 		    (unsigned long long)max_q, (unsigned long long)max_used,
 		    (unsigned long long)retx, (unsigned long long)last_rx,
 		    (unsigned long long)held, deadlock ? "true" : "false",
-		    FabricJson(false).c_str(), ports.str().c_str(),
+		    FabricJson(false).c_str(), params.c_str(), ports.str().c_str(),
 		    flows.str().c_str(), g_samples.str().c_str());
 }
 
@@ -289,7 +319,8 @@ void Sample(const Opts *o)
 	for (int i = 0; i < 2; i++)
 		g_samples << "," << (g_flows[i]->finish_ns ? 0 :
 				     g_flows[i]->cc->RateBps(now) / 1000000);
-	g_samples << "]";
+	g_samples << "," << g_flows[0]->marks_ce << "," << g_flows[0]->marks_ue
+		  << "]";
 	if (g_done < g_flows.size())
 		ns3::Simulator::Schedule(ns3::NanoSeconds(o->sample_ns),
 					 &Sample, o);

@@ -142,6 +142,10 @@ struct SwitchCfg {
 	Marking marking = Marking::Off;
 	u64 red_kmin = 100 << 10, red_kmax = 400 << 10;
 	double red_pmax = 0.2;
+	// > 0: red_kmin/kmax are for a port of this rate and scale with
+	// each port's rate (the HPCC simulator's KMIN_MAP/KMAX_MAP); 0: the
+	// same thresholds at every port
+	u64 red_ref_bps = 0;
 	u64 tcd_k_bytes = 30000;	// ours, by measurement (sim/README.md)
 	u64 tcd_period_ns = 10000;
 	double tcd_epsilon = 0.05;
@@ -190,7 +194,7 @@ private:
 	void Refresh(int port, int prio);
 	void Accrue(Port &eg, u64 now);
 	u64 rng_;
-	struct lsw_red red_;
+	std::vector<struct lsw_red> red_;	// per port
 };
 
 /* ---- host ------------------------------------------------------------ */
@@ -214,9 +218,18 @@ struct HostCfg {
 	u32 acc_theta_permille = 0;
 	u64 acc_halt_max_ns = 0;
 	int acc_gate = -1;		// the increase rule; -1 = the core's default
-	u32 dcqcn_time_reset_us = 0, dcqcn_byte_reset = 0;
+	// DCQCN: 0 (or -1 where 0 is a value) = the core's default
+	u32 dcqcn_time_reset_us = 0;
+	long long dcqcn_byte_reset = -1;	// 0: no byte counter
 	u32 dcqcn_ai_mbps = 0, dcqcn_hai_mbps = 0;
 	u32 dcqcn_alpha_us = 0, dcqcn_rrmp_us = 0;
+	u32 dcqcn_min_rate_mbps = 0;
+	int dcqcn_g = -1;		// dce_tcp_g, of 1024 (alpha's old weight)
+	// TIMELY, HPCC: 0 (or -1) = the core's default
+	u32 timely_tlow_us = 0, timely_thigh_us = 0, timely_min_rtt_us = 0;
+	u32 timely_min_rate_mbps = 0;
+	u32 hpcc_ai_mbps = 0;		// W_AI = this rate over T
+	int hpcc_max_stage = -1;
 	// the HPCC simulator's overheads (its run.py): INT bytes on every
 	// HPCC data packet, and ACKs/CNPs in the data class (PFC, FIFO with
 	// data) instead of strict priority

@@ -29,8 +29,11 @@ struct Opts {
 	int senders = 2;	// incast fan-in
 	u64 incast_bytes = 1000000;
 	// burst: N = senders bursts of burst_bytes to F1's receiver at
-	// burst_at_us; sample_ns > 0 records the root queue, F0's and F1's
-	// acknowledged bytes and paced rates every sample_ns
+	// burst_at_us, from hosts on F0's switch S0 ("sender-switch") or on
+	// the receivers' switch S1 ("receiver-switch"); sample_ns > 0 records
+	// the root queue, F0's and F1's acknowledged bytes and paced rates
+	// every sample_ns
+	std::string burst_place = "sender-switch";
 	u64 burst_bytes = 64 << 10;
 	u64 burst_at_us = 100;
 	u64 sample_ns = 0;

@@ -23,7 +23,6 @@ namespace sim {
 Switch::Switch(int id, const SwitchCfg &c, u64 seed)
 	: Node(id), cfg(c), rng_(seed ? seed : 1)
 {
-	lsw_red_init(&red_, cfg.red_kmin, cfg.red_kmax, cfg.red_pmax);
 }
 
 void Switch::Init()
@@ -32,7 +31,13 @@ void Switch::Init()
 
 	ingress_bytes.assign(ports.size(), std::vector<u64>(kNPrio, 0));
 	pause_sent.assign(ports.size(), std::vector<bool>(kNPrio, false));
+	red_.resize(ports.size());
 	for (Port &pt : ports) {
+		double scale = cfg.red_ref_bps ?
+			(double)pt.rate_bps / (double)cfg.red_ref_bps : 1.0;
+
+		lsw_red_init(&red_[pt.idx], (u64)(cfg.red_kmin * scale),
+			     (u64)(cfg.red_kmax * scale), cfg.red_pmax);
 		u64 ton = lsw_tcd_max_ton_ns(cfg.xoff_bytes - cfg.xon_bytes,
 					     cfg.tcd_epsilon, pt.rate_bps,
 					     1048, pt.delay_ns);
@@ -138,7 +143,7 @@ void Switch::OnDequeue(Port &eg, Pkt *p)
 		eg.q_bytes[prio] -= p->bytes;
 
 		if (cfg.marking == Marking::Red && p->ecn != LSW_ECN_NOT_ECT &&
-		    lsw_red_mark(&red_, q, &rng_)) {
+		    lsw_red_mark(&red_[eg.idx], q, &rng_)) {
 			p->ecn = LSW_ECN_CE;
 			st.ce_marks++;
 			eg.st.ce_marks++;

@@ -94,15 +94,20 @@ void BuildVictim(const Opts &o)
  *
  *   h0 (F0) ----\                 /-- h2 (R0: F0's receiver)
  *   h1 (F1) ---- S0 ==link== S1 --- h3 (R1: F1's and the bursts' receiver)
- *   h4 .. h(3+N)/  (the N burst senders)
+ *   h4 .. h(3+N) (the N burst senders): on S0 or on S1
  *
- * S1's port to h3 (port 2) is the root.  F1 and the bursts all enter S1
- * from S0, so S1 pauses S0's link, which stops F0 too: F0 crosses no
- * congested port and is the victim.
+ * S1's port to h3 (port 2) is the root.  With the senders on S0
+ * ("sender-switch") F1 and the bursts all enter S1 from S0, and S0's
+ * port to S1 carries N x 100 Gb/s of bursts into 400 Gb/s: it is
+ * congested itself, and F0 crosses it.  With the senders on S1
+ * ("receiver-switch") only F1 enters the root's queue from S0; when
+ * its share of that queue passes XOFF, S1 pauses S0's link and stops
+ * F0, which crosses no congested port: a pure victim.
  */
 void BuildBurst(const Opts &o)
 {
 	Switch *s0 = NewSwitch(o), *s1 = NewSwitch(o);
+	bool on_s1 = o.burst_place == "receiver-switch";
 	u64 r = o.host_bps;
 	int n = o.senders;
 
@@ -113,13 +118,15 @@ void BuildBurst(const Opts &o)
 	Connect(s0, s1, o.core_bps, o.delay_ns);	// s0 port 2, s1 port 0
 	Connect(g_host[2], s1, r, o.delay_ns);	// s1 port 1
 	Connect(g_host[3], s1, r, o.delay_ns);	// s1 port 2
+	// the senders: s0 port h - 1, or s1 port h - 1
 	for (int h = 4; h < 4 + n; h++)
-		Connect(g_host[h], s0, r, o.delay_ns);	// s0 port h - 1
+		Connect(g_host[h], on_s1 ? s1 : s0, r, o.delay_ns);
 	for (int h = 0; h < 4 + n; h++) {
-		bool on_s1 = h == 2 || h == 3;
+		bool at_s1 = h == 2 || h == 3 || (h >= 4 && on_s1);
+		bool at_s0 = !at_s1;
 
-		Route(s0, h, {on_s1 ? 2 : (h < 2 ? h : h - 1)});
-		Route(s1, h, {on_s1 ? h - 1 : 0});
+		Route(s0, h, {at_s1 ? 2 : (h < 2 ? h : h - 1)});
+		Route(s1, h, {at_s0 ? 0 : h - 1});
 	}
 }
 

@@ -108,6 +108,7 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb,
                 " | ".join(cells), fmt(m), fmt(p), d["pause_tx"],
                 d["paused_ns"] / 1e6, d["max_q_bytes"] >> 10))
     xoffs = sorted({x for _, x in dl}, reverse=True)
+    summary_table(w, algos, res, dl, xoffs)
     if dl:
         deadlock_table(w, algos, dl, xoffs)
     if tb:
@@ -183,6 +184,31 @@ def render(out, algos, runs, wall, full, load, time_us, topo, dl, tb,
         w("Arrivals for less than 5 ms: few large flows, and the p99 of a "
           "bucket rests on few flows; read orderings, not magnitudes.")
     return "\n".join(lines) + "\n"
+
+
+def summary_table(w, algos, res, dl, xoffs):
+    """One line per row: what the claims rest on."""
+    w("")
+    w("## Every row at a glance")
+    w("")
+    w("Small flows: below 100 KB, p99 FCT slowdown; pauses: PFC PAUSE "
+      "frames sent; ring: the deadlock check below.")
+    w("")
+    cols = ["row", "web small p99", "Hadoop small p99",
+            "web all mean / p99", "Hadoop all mean / p99",
+            "pauses web / Hadoop"] + ["ring %d KB" % (x >> 10)
+                                      for x in xoffs]
+    w("| " + " | ".join(cols) + " |")
+    w("|" + "---|" * len(cols))
+    for a in algos:
+        web, hd = res[("web", a)], res[("hadoop", a)]
+        ring = ["deadlock" if dl[(a, x)]["deadlock"] else "no deadlock"
+                for x in xoffs]
+        w("| %s | %s | %s | %s / %s | %s / %s | %d / %d |%s" % (
+            a, fmt(web["small"][1]), fmt(hd["small"][1]),
+            fmt(web["all"][0]), fmt(web["all"][1]), fmt(hd["all"][0]),
+            fmt(hd["all"][1]), web["pauses"], hd["pauses"],
+            "".join(" %s |" % r for r in ring)))
 
 
 def deadlock_table(w, algos, dl, xoffs):
