@@ -53,7 +53,7 @@ const struct knob knob_table[] = {
 	U("acc_period_us", GROUP_ACC, "us", "50", 1, 100000),
 	U("acc_halt_max_us", GROUP_ACC, "us", "400", 1, 1000000),
 	U("acc_base_rtt_us", GROUP_ACC, "us", "0", 0, 1000000),
-	U("acc_min_rate_mbps", GROUP_ACC, "Mb/s", "1", 0, MBPS_MAX),
+	U("acc_min_rate_mbps", GROUP_ACC, "Mb/s", "1", 1, MBPS_MAX),
 	U("acc_max_rate_mbps", GROUP_ACC, "Mb/s", "0", 0, MBPS_MAX),
 	U("acc_start_rate_mbps", GROUP_ACC, "Mb/s", "0", 0, MBPS_MAX),
 	U("acc_theta_ce_pct", GROUP_ACC, "%", "90", 1, 100),
