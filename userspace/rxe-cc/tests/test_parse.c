@@ -458,7 +458,14 @@ static void test_json_and_rates(void **state)
 	assert_string_equal(fmt_rate(r, sizeof(r), 999), "999 b/s");
 	assert_string_equal(fmt_rate(r, sizeof(r), 20000000), "20 Mb/s");
 	assert_string_equal(fmt_rate(r, sizeof(r), 12500000000ULL), "12.5 Gb/s");
-	assert_string_equal(fmt_rate(r, sizeof(r), 1999999), "1.9 Mb/s");
+	/* rounded to nearest, as iproute2 does, not down */
+	assert_string_equal(fmt_rate(r, sizeof(r), 1999999), "2 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1949999), "1.9 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1950000), "2 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1250000), "1.3 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 999999), "1 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 999949), "999.9 kb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1001), "1 kb/s");
 }
 
 /* a QP entry as nldev builds it, driver table included */
