@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "json.h"
 #include "knobs.h"
+#include "monitor.h"
 #include "out.h"
 #include "qp.h"
 #include "qpcmd.h"
@@ -468,6 +469,20 @@ static void test_json_and_rates(void **state)
 	assert_string_equal(fmt_rate(r, sizeof(r), 1001), "1 kb/s");
 }
 
+/* monitor: per second over the interval measured, not a nominal 1 s */
+static void test_monitor_per_second(void **state)
+{
+	(void)state;
+	assert_int_equal(monitor_per_second(100, 1000000000ULL), 100);
+	/* a refresh 1.25 s after the last on a loaded host: 100 in 1.25 s */
+	assert_int_equal(monitor_per_second(100, 1250000000ULL), 80);
+	assert_int_equal(monitor_per_second(3, 2000000000ULL), 2);	/* 1.5 */
+	assert_int_equal(monitor_per_second(1, 3000000000ULL), 0);
+	assert_int_equal(monitor_per_second(7, 0), 0);			/* first */
+	assert_true(monitor_per_second(UINT64_MAX / 2, 2000000000ULL) >
+		    UINT64_MAX / 5);
+}
+
 /* a QP entry as nldev builds it, driver table included */
 static struct nlattr *build_entry(char *buf, int with_driver)
 {
@@ -635,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_assignment),
 		cmocka_unit_test(test_table_matches_abi),
 		cmocka_unit_test(test_json_and_rates),
+		cmocka_unit_test(test_monitor_per_second),
 		cmocka_unit_test(test_qp_entry),
 		cmocka_unit_test(test_qp_entry_malformed),
 	};
