@@ -106,6 +106,7 @@ static void help_knobs(FILE *f)
 		range(r, sizeof(r), k);
 		fprintf(f, "%-30s %-6s %-18s %-8s %s\n", k->name,
 			*k->unit ? k->unit : "-", r, k->def, a ? a : "");
+		fprintf(f, "    %s\n", k->means);
 	}
 	fputs("\nmlx5 names refused here:\n", f);
 	for (size_t i = 0; i < knob_alias_count; i++) {

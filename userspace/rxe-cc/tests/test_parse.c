@@ -380,14 +380,41 @@ static void test_assignment(void **state)
 }
 
 /*
+ * The first sentence of a Description, "(RW) " or "(RO) " dropped, into
+ * OUT: up to the first '.' that ends the text or is followed by white
+ * space.  TEXT is the description's paragraph, its lines joined by spaces.
+ */
+static void abi_first_sentence(const char *text, char *out, size_t len)
+{
+	const char *p = text, *e;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "(RW) ", 5) || !strncmp(p, "(RO) ", 5))
+		p += 5;
+	for (e = p; *e; e++)
+		if (*e == '.' && (!e[1] || e[1] == ' ' || e[1] == '\t'))
+			break;
+	snprintf(out, len, "%.*s%s", (int)(e - p), p, *e ? "." : "");
+}
+
+static void check_means(const struct knob *k, const char *abi_first)
+{
+	if (!k->means || strcmp(k->means, abi_first))
+		fail_msg("%s: table says '%s', the ABI's first sentence '%s'",
+			 k->name, k->means ? k->means : "(none)", abi_first);
+}
+
+/*
  * The table says what the ABI document says: every cc/ file it documents
- * is in the table with the same default, and nothing else is.
+ * is in the table with the same default and, as its one-line meaning, the
+ * first sentence of its description; nothing else is.
  */
 static void test_table_matches_abi(void **state)
 {
 	const char *path = getenv("ABI");
-	char line[1024], name[64] = "";
-	int documented = 0, checked = 0;
+	char line[1024], name[64] = "", desc[2048] = "", first[512] = "";
+	int documented = 0, checked = 0, in_desc = 0;
 	FILE *f;
 
 	(void)state;
@@ -403,6 +430,25 @@ static void test_table_matches_abi(void **state)
 			snprintf(name, sizeof(name), "%s", p + 4);
 			name[strcspn(name, "\n")] = 0;
 			documented++;
+			continue;
+		}
+		/* the description's first paragraph: its lines, joined */
+		if (!strncmp(line, "Description:", 12)) {
+			in_desc = 1;
+			*desc = 0;
+			continue;
+		}
+		if (in_desc) {
+			if (strspn(line, " \t\n") == strlen(line)) {
+				in_desc = 0;
+				abi_first_sentence(desc, first, sizeof(first));
+			} else {
+				line[strcspn(line, "\n")] = 0;
+				if (*desc)
+					strncat(desc, " ", sizeof(desc) - strlen(desc) - 1);
+				strncat(desc, line + strspn(line, " \t"),
+					sizeof(desc) - strlen(desc) - 1);
+			}
 			continue;
 		}
 		p = strstr(line, "Default: ");
@@ -427,6 +473,7 @@ static void test_table_matches_abi(void **state)
 				k = knob_find(pn);
 				assert_non_null(k);
 				assert_string_equal(k->def, p);
+				check_means(k, first);
 				checked++;
 			}
 		} else {
@@ -437,6 +484,7 @@ static void test_table_matches_abi(void **state)
 			if (strcmp(k->def, p))
 				fail_msg("%s: table default '%s', ABI '%s'", name,
 					 k->def, p);
+			check_means(k, first);
 			checked++;
 		}
 		*name = 0;
