@@ -81,6 +81,20 @@ def v(d, a, key, f, scale=1):
     return S.fmt_ms(tuple(d[a][key]) if a in d and key in d[a] else None, f, scale)
 
 
+def pfc_vs(d, a, b):
+    """a's PFC frames and paused time against b's, or 'neither ...' where
+    every run of both had none (no '0 against 0')."""
+    def zero(k):
+        return all(x in d and k in d[x] and d[x][k][2] == 0 for x in (a, b))
+    if zero('pfc_tx') and zero('paused_s'):
+        return 'neither sent a PFC frame'
+    text = 'sent %s PFC frames against %s' % (v(d, a, 'pfc_tx', '%.0f'), v(d, b, 'pfc_tx', '%.0f'))
+    if zero('paused_s'):
+        return text + ' (neither paused)'
+    return text + ' (paused %s s against %s s)' % (v(d, a, 'paused_s', '%.2f'),
+                                                  v(d, b, 'paused_s', '%.2f'))
+
+
 def minutes(s):
     return '%d min %02d s' % (s // 60, s % 60)
 
@@ -101,11 +115,9 @@ def readme_block(meta, d):
         'from %s; `eval/results/demo-summary.md` has every run, and `eval/docfigs.py` '
         'writes this paragraph from it:' % (meta['repeats'], src),
         '  * against no congestion control, ACC kept a mean queue of %s KB against %s KB '
-        'and sent %s PFC frames against %s (paused %s s against %s s);'
+        'and %s;'
         % (v(d, 'acc', 'queue_active_mean_bytes', '%.1f', 1e-3),
-           v(d, 'none', 'queue_active_mean_bytes', '%.1f', 1e-3),
-           v(d, 'acc', 'pfc_tx', '%.0f'), v(d, 'none', 'pfc_tx', '%.0f'),
-           v(d, 'acc', 'paused_s', '%.2f'), v(d, 'none', 'paused_s', '%.2f')),
+           v(d, 'none', 'queue_active_mean_bytes', '%.1f', 1e-3), pfc_vs(d, 'acc', 'none')),
         '  * against DCQCN with its paper\'s knobs (the DCQCN preset the scaling '
         'carries), ACC converged in %s ms against %s ms, with a mean queue of %s KB '
         'against %s KB, at a utilisation of %s against %s;'

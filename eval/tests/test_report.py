@@ -89,6 +89,27 @@ def headline_names_the_trusted_baseline_in_medians():
 
 
 @case
+def headline_says_neither_where_both_sent_no_pfc_frame():
+    import report as R
+    h = ' '.join(R.headline(S.load_runs(out())))
+    # the fixture: only none pauses; ACC and DCQCN (mlx5) send no frame
+    assert not re.search(r'(?<![\d.–])0(\.0+)? against 0(\.0+)?(?!\.?\d| \()', h), h
+    assert 'no PFC frame from either' in h, h
+    z = {'pfc_tx': (0, 0, 0, 3), 'paused_s': (0.0, 0.0, 0.0, 3)}
+    some = {'pfc_tx': (0, 0, 12, 3), 'paused_s': (0.0, 0.0, 0.02, 3)}
+    nopause = {'pfc_tx': (4, 2, 6, 3), 'paused_s': (0.0, 0.0, 0.0, 3)}
+    assert R.pfc_vs(z, z) == 'neither sends a PFC frame'
+    # a median of 0 with frames in one repeat is a figure, not "neither"
+    assert R.pfc_vs(z, some) == 'sends 0 against 0 (0–12) PFC frames (paused 0.00 against 0.00 (0.00–0.02) s)'
+    assert R.pfc_vs(z, nopause) == 'sends 0 against 4 (2–6) PFC frames (neither paused)'
+    # the README's paragraph (eval/docfigs.py) alike
+    import docfigs as D
+    assert D.pfc_vs({'acc': z, 'none': z}, 'acc', 'none') == 'neither sent a PFC frame'
+    assert D.pfc_vs({'acc': z, 'none': nopause}, 'acc', 'none') == \
+        'sent 0 PFC frames against 4 (2–6) (neither paused)'
+
+
+@case
 def nic_pause_from_the_switch_xoff_state():
     need_mpl()
     rows = [{'time_ns': t * 10, 'ingress_bytes': b} for t, b in
