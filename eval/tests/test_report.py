@@ -228,6 +228,44 @@ def a_figure_that_fails_is_named_and_the_others_drawn():
 
 
 @case
+def demo_compares_its_medians_with_the_committed_run():
+    import copy
+    import docfigs as D
+    # the bands: relative, an absolute floor near zero, a factor
+    q, pfc, conv = ((x[5]) for x in D.COMPARE if x[:2] in (
+        ('acc', 'queue_active_mean_bytes'), ('acc', 'pfc_tx'), ('acc', 'converge_ms')))
+    assert D.within(8000, 11900, q) and not D.within(8000, 12100, q)
+    assert D.within(1000, 2900, q) and not D.within(1000, 4100, q)     # ±3 KB floor
+    assert D.within(0, 100, pfc) and not D.within(0, 101, pfc)
+    assert D.within(2000, 2990, pfc) and not D.within(2000, 3010, pfc)
+    assert D.within(100, 299, conv) and D.within(100, 34, conv) and not D.within(100, 301, conv)
+    assert D.within(10, 55, conv) and not D.within(100, 0, conv)
+    assert D.band_text(q, '%.1f', 1e-3) == '±50 % or ±3'
+    assert D.band_text(conv, '%.0f', 1) == '×/÷ 3 or ±50'
+    # the fixture against itself: every row within, "reproduces"
+    med = S.medians(S.load_runs(out()))['S2-2to1']
+    meta = {'run': 'demo-x', 'commit': 'abc', 'repeats': 2, 'load_min': 1.0, 'load_max': 2.0}
+    lines, ok, n = D.compare(out(), (meta, med))
+    assert n == len(D.COMPARE) == ok, (ok, n)
+    assert lines[1].split(' | ') [0].strip() == 'metric' and 'within band?' in lines[1]
+    assert 'this run reproduces the README' in lines[-1], lines[-1]
+    # a committed run whose ACC queue was twice this one's and whose none
+    # sent 1000 more PFC frames: those two rows, and only they, say NO
+    c = copy.deepcopy(med)
+    c['acc']['queue_active_mean_bytes'] = [x * 2.5 for x in c['acc']['queue_active_mean_bytes']]
+    c['none']['pfc_tx'] = [x + 1000 for x in c['none']['pfc_tx']]
+    lines, ok, n = D.compare(out(), (meta, c))
+    bad = [ln.split(' | ')[0].strip() for ln in lines if ln.rstrip().endswith('| NO')]
+    assert bad == ['ACC q mean KB', 'none PFC frames'], lines
+    assert ok == n - 2 and '%d of %d figures within their band' % (n - 2, n) in lines[-2]
+    assert 'one sample of a noisy test bed' in lines[-1]
+    # the committed JSON's own figures, each row with a band
+    meta, d = D.load()
+    lines, ok, n = D.compare(out(), (meta, d))
+    assert n == len(D.COMPARE) and all(ln.count(' | ') == 4 for ln in lines[3:n + 3])
+
+
+@case
 def docs_quote_the_committed_demo_summary():
     # README.md and results.rst quote eval/results/demo-summary.json as
     # eval/docfigs.py writes it; a figure edited by hand fails here.
