@@ -160,19 +160,29 @@ def the_report_renders_in_chromium():
                 ['python3', os.path.join(EVAL, 'report.py'), d]):
         p = subprocess.run(cmd, capture_output=True, text=True)
         assert p.returncode == 0, (cmd, p.stdout[-500:], p.stderr[-1500:])
-    figs = sorted(os.listdir(os.path.join(d, 'S2-2to1')))
-    for f in ('bars.png', 'onset.png', 'rates.png', 'queue.png', 'queue-cdf.png',
-              'share-cdf.png', 'pfc.png', 'dcqcn.png'):
-        assert f in figs, figs
+    # every figure kind figures.py draws is drawn: S4 has the latency CDF,
+    # S5 the FCT CDF, only S2 has DCQCN
+    common = ['bars.png', 'onset.png', 'rates.png', 'queue.png', 'queue-cdf.png',
+              'share-cdf.png', 'pfc.png']
+    want = {'S2-2to1': common + ['dcqcn.png'], 'S4': common + ['lat-cdf.png'],
+            'S5': common + ['fct-cdf.png']}
+    kinds = set()
+    for scen, names in want.items():
+        figs = sorted(f for f in os.listdir(os.path.join(d, scen)) if f.endswith('.png'))
+        assert figs == sorted(names), (scen, figs)
+        kinds |= set(figs)
+    drawn_by = re.findall(r"\(fig_\w+, \w+, '([\w-]+\.png)'\)", open(FG.__file__).read())
+    assert len(drawn_by) >= 10 and kinds == set(drawn_by), (kinds, drawn_by)
     page = open(os.path.join(d, 'report.html')).read()
-    assert page.count('<img ') == 8 and 'class="compact"' in page
+    assert page.count('<img ') == 24 and 'class="compact"' in page
     p = subprocess.run([os.path.join(EVAL, 'render-check'), d], capture_output=True,
-                       text=True, timeout=400)
+                       text=True, timeout=600)
     print('\n'.join('#   ' + ln for ln in p.stdout.splitlines()))
     if 'SKIP no chromium' in p.stdout:
         raise Skip('no chromium (make deps installs it)')
     assert p.returncode == 0 and 'not ok' not in p.stdout and \
-        p.stdout.count('\nok ') == 5, p.stdout + p.stderr
+        p.stdout.count('\nok ') == 5 and 'every figure drawn, 24 in ' in p.stdout, \
+        p.stdout + p.stderr
 
 
 
@@ -187,29 +197,38 @@ def render_check_fails_a_blank_figure():
     if not os.path.exists(os.path.join(src, 'report.html')):
         raise Skip('the render case did not make the report')
     d = tempfile.mkdtemp(prefix='rxe-acc-blank-')
-    shutil.copytree(os.path.join(src, 'S2-2to1'), os.path.join(d, 'S2-2to1'))
+    for scen in ('S2-2to1', 'S4', 'S5'):
+        shutil.copytree(os.path.join(src, scen), os.path.join(d, scen))
     with open(os.path.join(src, 'runs.tsv')) as fh, open(os.path.join(d, 'runs.tsv'), 'w') as o:
         o.write(fh.read().replace(src, d))
     Image.new('RGB', (1000, 500), 'white').save(os.path.join(d, 'S2-2to1', 'queue-cdf.png'))
     im = Image.new('RGB', (1000, 500), 'white')
     ImageDraw.Draw(im).rectangle((50, 50, 950, 450), outline='black')
     im.save(os.path.join(d, 'S2-2to1', 'share-cdf.png'))
+    # and one far down the page, S5's FCT CDF, beyond the first shot:
+    # a cap of 5000 px makes render-check shoot the page in slices
+    Image.new('RGB', (1100, 380), 'white').save(os.path.join(d, 'S5', 'fct-cdf.png'))
     p = subprocess.run(['python3', os.path.join(EVAL, 'report.py'), d], capture_output=True)
     assert p.returncode == 0, p.stderr
     p = subprocess.run([os.path.join(EVAL, 'render-check'), d], capture_output=True,
-                       text=True, timeout=400)
+                       text=True, timeout=600, env=dict(os.environ, RENDER_CHECK_CAP='5000'))
     if 'SKIP no chromium' in p.stdout:
         raise Skip('no chromium (make deps installs it)')
+    print('\n'.join('#   ' + ln for ln in p.stdout.splitlines()))
     line = [ln for ln in p.stdout.splitlines() if re.match(r'(not )?ok 4 ', ln)]
-    assert line and line[0].startswith('not ok 4 - 2 of 8 figures blank'), p.stdout
+    assert line and line[0].startswith('not ok 4 - 3 of 24 figures blank'), p.stdout
     assert '5:0%/1!' in line[0] and re.search(r' 6:\d+%/\d+!', line[0]), line[0]
+    assert '24:0%/1!' in line[0] and 'in no shot' not in line[0], line[0]
+    slices = [f for f in os.listdir(d) if re.match(r'report-render-\d+\.png$', f)]
+    assert len(slices) >= 2 and re.search(r'ok 3 - .*and %d more slices' % len(slices),
+                                          p.stdout), (slices, p.stdout)
 
 
 
 @case
 def a_figure_that_fails_is_named_and_the_others_drawn():
     need_mpl()
-    d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-fail-'), reps=1)
+    d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-fail-'), reps=1, extra=False)
     q = os.path.join(d, 'S2-2to1', 'queue.png')
     open(q, 'w').write('an older run\'s figure')
 
