@@ -285,6 +285,36 @@ def demo_compares_its_medians_with_the_committed_run():
 
 
 @case
+def the_demo_estimate_is_the_docs_and_fits_the_committed_run():
+    # eval/run --estimate for make demo's runs; README and results.rst
+    # quote that figure, and one run's estimate is within 40 % of the
+    # committed demo's mean VM run (eval/results/demo-summary.json).
+    import docfigs as D
+    def est(*args):
+        p = subprocess.run([os.path.join(EVAL, 'run'), '--scenario', 'S2-2to1', '--estimate']
+                           + list(args), capture_output=True, text=True,
+                           env=dict(os.environ, EVAL_SECONDS='16'))
+        assert p.returncode == 0, p.stderr
+        m = re.search(r'this will take about (\d+) minutes \((\d+) VM runs', p.stdout)
+        assert m, p.stdout
+        return int(m.group(1)), int(m.group(2))
+    minutes, runs = est('--algos', 'none,dcqcn,dcqcn-paper,acc', '--repeat', '3')
+    assert runs == 12
+    readme = ' '.join(open(os.path.join(EVAL, '..', 'README.md')).read().split())
+    rst = ' '.join(open(os.path.join(EVAL, '..', 'Documentation', 'rxe-acc',
+                                     'results.rst')).read().split())
+    assert 'about %d minutes for `make demo`' % minutes in readme, minutes
+    assert '("about %d minutes (12 VM runs' % minutes in rst, minutes
+    one, _ = est('--algos', 'none,dcqcn,dcqcn-paper,acc', '--repeat', '1')
+    assert 'runs each algorithm once (about %d)' % one in readme, one
+    meta, _ = D.load()
+    mean_run = meta['runs_wall_s'] / meta['runs']
+    # minutes of 12 runs, less the end's 60 s and 10 s of metrics a run
+    per_run = (minutes * 60 - 60) / 12 - 10
+    assert abs(per_run - mean_run) <= 0.4 * mean_run, (per_run, mean_run)
+
+
+@case
 def docs_quote_the_committed_demo_summary():
     # README.md and results.rst quote eval/results/demo-summary.json as
     # eval/docfigs.py writes it; a figure edited by hand fails here.
