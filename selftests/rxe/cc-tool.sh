@@ -195,6 +195,8 @@ qp_case() {
 	theirs=$(rxe_rc_qps rxe_b cc_algorithm | sort)
 	"$RXE_CC" --json qp rxe_b >"$OUT/qp.json" || return 1
 	"$RXE_CC" qp rxe_b >"$OUT/qp.txt" || return 1
+	# beside it what rdma shows of the same QPs (the man page's example)
+	rdma -dd res show qp link rxe_b/1 >"$OUT/rdma-res-qp.txt" 2>&1
 	ours=$(python3 -c "import json,sys
 for q in json.load(open(sys.argv[1])):
     print(q['lqpn'], q['driver'].get('cc_algorithm', '-'))" "$OUT/qp.json" | sort)
