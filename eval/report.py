@@ -272,7 +272,9 @@ def page(out):
          '<h1>rxe-acc evaluation: %s</h1>' % html.escape(os.path.basename(out))]
     b.append('<h2>Headline</h2>')
     b += ['<p class="headline">%s</p>' % html.escape(x) for x in headline(runs)] or \
-        ['<p>(no pair ran)</p>']
+        ['<p class="headline">No comparison: no scenario ran ACC beside another '
+         'algorithm, so there is no headline; every run\'s figures are in the tables '
+         'below.</p>']
     loads = [x for x in map(host_load, runs) if x is not None]
     if loads and max(loads) > LOADED:
         b.append('<p><strong>Warning: the host was loaded (1-minute load '

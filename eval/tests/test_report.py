@@ -226,6 +226,25 @@ def render_check_fails_a_blank_figure():
 
 
 @case
+def a_report_of_one_algorithm_has_a_headline_that_says_so():
+    # eval-bed's report: ACC alone.  render-check wants a headline
+    # paragraph (its check 1), and skips the cues (check 5) without a
+    # second algorithm to rank.
+    import report as R
+    d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-one-'), reps=1, extra=False)
+    with open(os.path.join(d, 'runs.tsv')) as fh:
+        lines = [ln for ln in fh if '\tacc\t' in ln]
+    with open(os.path.join(d, 'runs.tsv'), 'w') as fh:
+        fh.writelines(lines)
+    assert R.headline(S.load_runs(d)) == []
+    p = subprocess.run(['python3', os.path.join(EVAL, 'report.py'), d], capture_output=True)
+    assert p.returncode == 0, p.stderr
+    page = open(os.path.join(d, 'report.html')).read()
+    assert '<p class="headline">No comparison: no scenario ran ACC beside another' in page
+    assert page.count('<table class="compact">') == 1
+
+
+@case
 def a_figure_that_fails_is_named_and_the_others_drawn():
     need_mpl()
     d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-fail-'), reps=1, extra=False)
