@@ -205,11 +205,15 @@ def flow_handles(nflows, extra=()):
 def top(fig, title, handles):
     """The figure's legend on top, its title under it, the panels below:
     fixed inches, so that they never overlap whatever the figure's height."""
-    h_in = fig.get_figheight()
-    fig.legend(handles=handles, loc='upper center', ncol=min(len(handles), 6),
+    h_in, w_in = fig.get_figheight(), fig.get_figwidth()
+    # as many entries a row as fit the figure's width (~1.7 in each)
+    ncol = max(1, min(len(handles), 6, int(w_in / 1.7)))
+    rows = -(-len(handles) // ncol)
+    title_in = 0.14 + 0.22 * rows
+    fig.legend(handles=handles, loc='upper center', ncol=ncol,
                bbox_to_anchor=(0.5, 1 - 0.04 / h_in), frameon=False, fontsize=9)
-    fig.suptitle(title, y=1 - 0.36 / h_in, fontsize=11, va='top')
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.68 / h_in))
+    fig.suptitle(title, y=1 - title_in / h_in, fontsize=11, va='top')
+    fig.tight_layout(rect=(0, 0, 1, 1 - (title_in + 0.32) / h_in))
 
 
 def panel(ax, r, ylabel):
@@ -298,7 +302,7 @@ def onset_lsw(d):
 def fig_onset(scen, reps, path):
     from matplotlib.lines import Line2D
     n = len(reps)
-    fig, axs = plt.subplots(1, n, figsize=(3.6 * n + 0.6, 3.8), sharex=True, sharey=True,
+    fig, axs = plt.subplots(1, n, figsize=(max(3.6 * n + 0.6, 6.0), 3.8), sharex=True, sharey=True,
                             squeeze=False, dpi=DPI)
     twins, qmax, nflows = [], 0, 0
     for ax, r in zip(axs[0], reps):

@@ -91,6 +91,22 @@ def vs(a, b, key, f, scale=1, unit=''):
     return '%s against %s%s' % (ms_text(a, key, f, scale), ms_text(b, key, f, scale), unit)
 
 
+def none_at_all(*ds, key):
+    """True when every run of every one of the algorithms ds had key 0."""
+    return all(d.get(key) is not None and d[key][2] == 0 for d in ds)
+
+
+def pfc_vs(a, b):
+    """ACC's PFC frames and paused time against b's; 'neither ...' where
+    neither had any, not '0 against 0'."""
+    if none_at_all(a, b, key='pfc_tx') and none_at_all(a, b, key='paused_s'):
+        return 'neither sends a PFC frame'
+    text = 'sends %s PFC frames' % vs(a, b, 'pfc_tx', '%.0f')
+    if none_at_all(a, b, key='paused_s'):
+        return text + ' (neither paused)'
+    return text + ' (paused %s s)' % vs(a, b, 'paused_s', '%.2f')
+
+
 def headline(runs):
     """Per scenario: ACC against none and against the DCQCN preset that
     survives the scaling, in medians with their spread; the unfaithfully
@@ -115,10 +131,9 @@ def headline(runs):
         parts = []
         if 'none' in d:
             parts.append('against no congestion control, ACC keeps a mean queue of %s '
-                         'and sends %s PFC frames (paused %s s)'
+                         'and %s'
                          % (vs(acc, d['none'], 'queue_active_mean_bytes', '%.1f', 1e-3, ' KB'),
-                            vs(acc, d['none'], 'pfc_tx', '%.0f'),
-                            vs(acc, d['none'], 'paused_s', '%.2f')))
+                            pfc_vs(acc, d['none'])))
         if TRUSTED in d:
             b = d[TRUSTED]
             parts.append('against %s, the DCQCN baseline this test bed scales '
@@ -148,10 +163,11 @@ def headline(runs):
                        'its preset (its 1 us alpha and 4 us monitor periods are shorter '
                        'than a frame here; in the unit simulation its curve is 0.32 of the '
                        'line rate off the reference, against 0.073 for the paper\'s knobs). '
-                       'ACC against it: convergence %s, mean queue %s, PFC frames %s.'
+                       'ACC against it: convergence %s, mean queue %s, %s.'
                        % (s, NAMES[UNFAITHFUL], vs(acc, b, 'converge_ms', '%.0f', 1, ' ms'),
                           vs(acc, b, 'queue_active_mean_bytes', '%.1f', 1e-3, ' KB'),
-                          vs(acc, b, 'pfc_tx', '%.0f')))
+                          'no PFC frame from either' if none_at_all(acc, b, key='pfc_tx')
+                          else 'PFC frames ' + vs(acc, b, 'pfc_tx', '%.0f')))
     return out
 
 
@@ -256,7 +272,9 @@ def page(out):
          '<h1>rxe-acc evaluation: %s</h1>' % html.escape(os.path.basename(out))]
     b.append('<h2>Headline</h2>')
     b += ['<p class="headline">%s</p>' % html.escape(x) for x in headline(runs)] or \
-        ['<p>(no pair ran)</p>']
+        ['<p class="headline">No comparison: no scenario ran ACC beside another '
+         'algorithm, so there is no headline; every run\'s figures are in the tables '
+         'below.</p>']
     loads = [x for x in map(host_load, runs) if x is not None]
     if loads and max(loads) > LOADED:
         b.append('<p><strong>Warning: the host was loaded (1-minute load '

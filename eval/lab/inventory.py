@@ -42,7 +42,9 @@ A host is reached by ``ssh`` (a lab), ``netns`` (a network namespace on
 this machine: the VM test bed) or ``local = yes``.  Without a scenario
 section the hosts serve the scenario in the order of the file.  Switch
 commands run on this machine and print one number; absent, the metric they
-feed is reported as not measured.  eval/lab/lab.conf.example shows every
+feed is reported as not measured.  A ';' or '#' after white space starts a
+comment after any value but a switch command, which sh runs as written to
+the end of its line (sh itself reads ' #' as a comment there).  eval/lab/lab.conf.example shows every
 setting.
 """
 import configparser
@@ -53,6 +55,9 @@ import re
 SWITCH_METRICS = ('switch_pfc_frames', 'switch_queue_bytes',
                   'switch_queue_mean_bytes', 'switch_paused_ns')
 _NAME = re.compile(r'^[A-Za-z0-9_.+-]+$')
+# A comment after a value: ';' or '#' after white space, to the end of
+# the line (not after a switch command, which runs to the end of it).
+_INLINE_COMMENT = re.compile(r'\s+[;#].*$', re.M)
 # What the switch marks: tcd (TCD's CE and UE, what ACC is designed for)
 # or ecn (a commodity WRED/ECN switch: CE only; ACC then cannot tell a
 # victim of PFC from a congested flow: lab.rst).
@@ -182,12 +187,18 @@ def _host(name, sec, sudo_default=False):
 
 def parse(text, source='inventory'):
     """An Inventory from the text of a file; InventoryError on a problem."""
-    cp = configparser.ConfigParser(inline_comment_prefixes=(';', '#'),
+    # No inline comments in the parser: a switch command is shell, where
+    # ' #' and ' ;' mean something; the other values lose theirs below.
+    cp = configparser.ConfigParser(inline_comment_prefixes=None,
                                    interpolation=None)
     try:
         cp.read_string(text, source=source)
     except configparser.Error as e:
         raise InventoryError(str(e).splitlines()[0]) from None
+    for name in cp.sections():
+        for k, v in cp.items(name, raw=True):
+            if not (name == 'lab' and k in SWITCH_METRICS):
+                cp.set(name, k, _INLINE_COMMENT.sub('', v))
     if 'lab' not in cp:
         raise InventoryError('no [lab] section')
     lab = cp['lab']

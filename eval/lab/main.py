@@ -192,21 +192,30 @@ def one_run(inv, sc, hosts, algo, line_mbps, rtt_us, args, run, jobs):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog='eval/run --lab')
+    ap = argparse.ArgumentParser(
+        prog='eval/run --lab',
+        description='The evaluation on a lab\'s hosts and switch: eval/run\'s scenarios and '
+        'metrics, the hosts from the inventory (Documentation/rxe-acc/lab.rst).')
     ap.add_argument('--lab', required=True, help='inventory file')
-    ap.add_argument('--scenario', default='S2-2to1')
-    ap.add_argument('--algos', default='none,dcqcn,acc')
-    ap.add_argument('--out')
+    ap.add_argument('--scenario', default='S2-2to1',
+                    help='scenarios or prefixes, comma separated (default S2-2to1)')
+    ap.add_argument('--algos', default='none,dcqcn,acc',
+                    help='algorithms, comma separated (default none,dcqcn,acc)')
+    ap.add_argument('--out', help='results directory (default build/results/lab-TIME)')
     ap.add_argument('--seconds', type=int,
                     help='traffic per incast run (default 30, --quick 12)')
-    ap.add_argument('--quick', action='store_true')
+    ap.add_argument('--quick', action='store_true', help='shorter runs, as eval/run --quick')
     ap.add_argument('--knobs', default='',
                     help='"NAME=VALUE ..." cc/ knobs written after the scaled ones')
     ap.add_argument('--bed', action='store_true',
-                    help='one run of the VM test bed, into --out (see above)')
+                    help='the VM test bed\'s own run (eval/run, guest-runner.sh): one '
+                    'scenario and one algorithm, written into --out itself; lsw records '
+                    'every port, so no NIC samples or switch are read, and eval/run '
+                    'computes the metrics and the report')
     ap.add_argument('--perf-args', default='',
                     help='extra perftest arguments for every flow')
-    ap.add_argument('--flow-timeout', type=int, default=600)
+    ap.add_argument('--flow-timeout', type=int, default=600,
+                    help='seconds a perftest process may take (default 600)')
     args = ap.parse_args(argv)
     try:
         inv = I.load(args.lab)

@@ -16,6 +16,13 @@ from 1 s into h2 at 20 Mb/s (T = 40 ms):
   * acc: the queue at 5 KB, a halt of each QP every 200 ms.
 Rates: 10 Mb/s each while both send, repeat 2 converging later (the
 split is 14/6 Mb/s for its first 0.2 s per repeat index and algorithm).
+
+S4 and S5, none and acc, one repeat each: the same incast, and beside it
+  * S4: ib_write_lat h3 -> h2 from 1.5 s, 300 samples of 64 B (-H), each
+    the base latency plus the time the bottleneck queue takes to drain;
+  * S5: 16 short flows h3,h4 -> h2 of 2 KB-1.3 MB, from 1.2 s, each
+    slowed down by the queue (perftest's report gives the FCT).
+Enough that every figure kind is drawn (fct-cdf.png, lat-cdf.png too).
 """
 import json
 import os
@@ -23,6 +30,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
+import fct as F  # noqa: E402
 import metrics as M  # noqa: E402
 
 ALGOS = ['none', 'dcqcn', 'dcqcn-paper', 'acc']
@@ -49,7 +57,67 @@ def rates(algo, rep, t):
     return 10.0, 10.0
 
 
-def write_run(d, algo, rep):
+# S5's short flows: (host, start s, iters, size); sizes of the web-search
+# mix scaled down (eval/websearch.py), 8 at most SMALL_BYTES.
+SHORT = [(3 + k % 2, 1.2 + 0.15 * k, it, sz) for k, (it, sz) in enumerate(
+    [(1, 2048), (2, 2048), (1, 4096), (3, 4096), (2, 8192), (1, 16384), (3, 4096),
+     (2, 8192), (4, 65536), (6, 65536), (10, 65536), (20, 65536), (1, 262144),
+     (3, 262144), (2, 524288), (5, 262144)])]
+SMALL_BYTES = 20_000
+PERIOD_MS = 40
+LINE_BPS = 20_000_000
+
+
+def bw_report(iters, size, secs):
+    """ib_write_bw's report of iters x size bytes in secs."""
+    mib = iters * size / secs / 2 ** 20
+    return ('---------------------------------------------------------------------------------------\n'
+            ' #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n'
+            ' %-10d %-16d %-18.2f %-20.2f %.6f\n'
+            '---------------------------------------------------------------------------------------\n'
+            % (size, iters, mib * 1.1, mib, iters / secs / 1e6))
+
+
+def lat_report(samples):
+    """ib_write_lat -H's report: the summary, then every sample."""
+    srt = sorted(samples)
+    return ('---------------------------------------------------------------------------------------\n'
+            ' #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]'
+            '    t_stdev[usec]   99%% percentile[usec]   99.9%% percentile[usec] \n'
+            ' 64      %d          %.2f        %.2f     %.2f     \t%.2f        %.2f\t\t%.2f'
+            '  \t\t%.2f   \n'
+            '---------------------------------------------------------------------------------------\n'
+            '#, usec\n' % (len(srt), srt[0], srt[-1], srt[len(srt) // 2],
+                           sum(srt) / len(srt), 1.0, srt[len(srt) * 99 // 100], srt[-1]) +
+            ''.join('%d, %.2f\n' % (i + 1, v) for i, v in enumerate(samples)))
+
+
+def queue_delay_us(algo, k):
+    """The time the bottleneck takes to drain its queue, in us (k: sample)."""
+    return (QUEUE_KB[algo] * 1000 + (k % 5) * 500) * 8 / (LINE_BPS / 1e6)
+
+
+def write_extra(d, scen, algo, flows):
+    """S4's latency flow or S5's short flows: their rows of flows.tsv, and
+    their perftest reports."""
+    if scen == 'S4':
+        # a fixed base of 60 us with a jitter of up to 30 us, then the queue
+        lat = [60 + (k * 37 % 31) + queue_delay_us(algo, k) for k in range(300)]
+        with open(os.path.join(d, 'flow-2.client.txt'), 'w') as fh:
+            fh.write(lat_report(lat))
+        flows.append('2\t3\t2\tib_write_lat\t1.5\t300\t64\t0\t1.5\t3.5\n')
+    elif scen == 'S5':
+        for i, (h, t0, it, sz) in enumerate(SHORT):
+            ideal = F.ideal_fct_s(it, sz, LINE_BPS, PERIOD_MS / 1e3)
+            fct = ideal + queue_delay_us(algo, i) / 1e6 * (1 + i % 3)
+            fid = 2 + i
+            with open(os.path.join(d, 'flow-%d.client.txt' % fid), 'w') as fh:
+                fh.write(bw_report(it, sz, fct))
+            flows.append('%d\t%d\t2\tib_write_bw\t%.2f\t%d\t%d\t0\t%.2f\t%.2f\n'
+                         % (fid, h, t0, it, sz, t0, t0 + fct))
+
+
+def write_run(d, algo, rep, scen='S2-2to1'):
     os.makedirs(d, exist_ok=True)
     rows = ['time_ns,switch,port,prio,queue_bytes,paused,tcd_state,ingress_bytes,'
             'host_queue_bytes,bytes_in,bytes_out,pfc_tx,paused_ns']
@@ -100,10 +168,15 @@ def write_run(d, algo, rep):
                      queue_peak_bytes=(QUEUE_KB[algo] + 2) * 1000)]}]}]}
     with open(os.path.join(d, 'lsw-counters.json'), 'w') as fh:
         json.dump(js, fh)
+    flows = ['# id src dst tool start_s iters size rc t0 t1\n',
+             '0\t0\t2\tib_write_bw\t0\t100\t65536\t0\t0.0\t4.0\n',
+             '1\t1\t2\tib_write_bw\t1\t60\t65536\t0\t1.0\t4.0\n']
+    for i, name in enumerate(('flow-0.client.txt', 'flow-1.client.txt')):
+        with open(os.path.join(d, name), 'w') as fh:
+            fh.write(bw_report((100, 60)[i], 65536, (4.0, 3.0)[i] * 1.05))
+    write_extra(d, scen, algo, flows)
     with open(os.path.join(d, 'flows.tsv'), 'w') as fh:
-        fh.write('# id src dst tool start_s iters size rc t0 t1\n'
-                 '0\t0\t2\tib_write_bw\t0\t100\t65536\t0\t0.0\t4.0\n'
-                 '1\t1\t2\tib_write_bw\t1\t60\t65536\t0\t1.0\t4.0\n')
+        fh.writelines(flows)
     with open(os.path.join(d, 'lsw.conf'), 'w') as fh:
         fh.write('rate 20Mbps\nmarking %s\nxoff 30KB\nxon 27KB\nred_kmin 15000\n'
                  % ('tcd' if algo == 'acc' else 'red'))
@@ -141,11 +214,14 @@ def write_run(d, algo, rep):
         fh.write(''.join('rxe_h0 %s=%s\n' % kv for kv in sorted(DEFAULTS.items())))
     with open(os.path.join(d, 'host-load.txt'), 'w') as fh:
         fh.write('0.5\n0.7\n')
-    M.analyse(d, 's1:h2', bin_ms=200, period_ms=40)
+    M.analyse(d, 's1:h2', bin_ms=200, period_ms=PERIOD_MS,
+              short_hosts=(3, 4) if scen == 'S5' else (),
+              small_bytes=SMALL_BYTES if scen == 'S5' else 0)
 
 
-def make_out(out, reps=2):
-    """Writes the fixture evaluation into out; returns out."""
+def make_out(out, reps=2, extra=True):
+    """Writes the fixture evaluation into out (S2-2to1, and S4 and S5
+    unless extra is False); returns out."""
     os.makedirs(out, exist_ok=True)
     lines = []
     for rep in range(1, reps + 1):
@@ -153,6 +229,11 @@ def make_out(out, reps=2):
             d = os.path.join(out, 'S2-2to1', a, 'r%d' % rep)
             write_run(d, a, rep)
             lines.append('S2-2to1\t%s\tok\t60\t%s\n' % (a, d))
+    for scen in (('S4', 'S5') if extra else ()):
+        for a in ('none', 'acc'):
+            d = os.path.join(out, scen, a)
+            write_run(d, a, 1, scen)
+            lines.append('%s\t%s\tok\t60\t%s\n' % (scen, a, d))
     with open(os.path.join(out, 'runs.tsv'), 'w') as fh:
         fh.writelines(lines)
     return out

@@ -89,6 +89,27 @@ def headline_names_the_trusted_baseline_in_medians():
 
 
 @case
+def headline_says_neither_where_both_sent_no_pfc_frame():
+    import report as R
+    h = ' '.join(R.headline(S.load_runs(out())))
+    # the fixture: only none pauses; ACC and DCQCN (mlx5) send no frame
+    assert not re.search(r'(?<![\d.–])0(\.0+)? against 0(\.0+)?(?!\.?\d| \()', h), h
+    assert 'no PFC frame from either' in h, h
+    z = {'pfc_tx': (0, 0, 0, 3), 'paused_s': (0.0, 0.0, 0.0, 3)}
+    some = {'pfc_tx': (0, 0, 12, 3), 'paused_s': (0.0, 0.0, 0.02, 3)}
+    nopause = {'pfc_tx': (4, 2, 6, 3), 'paused_s': (0.0, 0.0, 0.0, 3)}
+    assert R.pfc_vs(z, z) == 'neither sends a PFC frame'
+    # a median of 0 with frames in one repeat is a figure, not "neither"
+    assert R.pfc_vs(z, some) == 'sends 0 against 0 (0–12) PFC frames (paused 0.00 against 0.00 (0.00–0.02) s)'
+    assert R.pfc_vs(z, nopause) == 'sends 0 against 4 (2–6) PFC frames (neither paused)'
+    # the README's paragraph (eval/docfigs.py) alike
+    import docfigs as D
+    assert D.pfc_vs({'acc': z, 'none': z}, 'acc', 'none') == 'neither sent a PFC frame'
+    assert D.pfc_vs({'acc': z, 'none': nopause}, 'acc', 'none') == \
+        'sent 0 PFC frames against 4 (2–6) (neither paused)'
+
+
+@case
 def nic_pause_from_the_switch_xoff_state():
     need_mpl()
     rows = [{'time_ns': t * 10, 'ingress_bytes': b} for t, b in
@@ -139,19 +160,29 @@ def the_report_renders_in_chromium():
                 ['python3', os.path.join(EVAL, 'report.py'), d]):
         p = subprocess.run(cmd, capture_output=True, text=True)
         assert p.returncode == 0, (cmd, p.stdout[-500:], p.stderr[-1500:])
-    figs = sorted(os.listdir(os.path.join(d, 'S2-2to1')))
-    for f in ('bars.png', 'onset.png', 'rates.png', 'queue.png', 'queue-cdf.png',
-              'share-cdf.png', 'pfc.png', 'dcqcn.png'):
-        assert f in figs, figs
+    # every figure kind figures.py draws is drawn: S4 has the latency CDF,
+    # S5 the FCT CDF, only S2 has DCQCN
+    common = ['bars.png', 'onset.png', 'rates.png', 'queue.png', 'queue-cdf.png',
+              'share-cdf.png', 'pfc.png']
+    want = {'S2-2to1': common + ['dcqcn.png'], 'S4': common + ['lat-cdf.png'],
+            'S5': common + ['fct-cdf.png']}
+    kinds = set()
+    for scen, names in want.items():
+        figs = sorted(f for f in os.listdir(os.path.join(d, scen)) if f.endswith('.png'))
+        assert figs == sorted(names), (scen, figs)
+        kinds |= set(figs)
+    drawn_by = re.findall(r"\(fig_\w+, \w+, '([\w-]+\.png)'\)", open(FG.__file__).read())
+    assert len(drawn_by) >= 10 and kinds == set(drawn_by), (kinds, drawn_by)
     page = open(os.path.join(d, 'report.html')).read()
-    assert page.count('<img ') == 8 and 'class="compact"' in page
+    assert page.count('<img ') == 24 and 'class="compact"' in page
     p = subprocess.run([os.path.join(EVAL, 'render-check'), d], capture_output=True,
-                       text=True, timeout=400)
+                       text=True, timeout=600)
     print('\n'.join('#   ' + ln for ln in p.stdout.splitlines()))
     if 'SKIP no chromium' in p.stdout:
         raise Skip('no chromium (make deps installs it)')
     assert p.returncode == 0 and 'not ok' not in p.stdout and \
-        p.stdout.count('\nok ') == 5, p.stdout + p.stderr
+        p.stdout.count('\nok ') == 5 and 'every figure drawn, 24 in ' in p.stdout, \
+        p.stdout + p.stderr
 
 
 
@@ -166,29 +197,57 @@ def render_check_fails_a_blank_figure():
     if not os.path.exists(os.path.join(src, 'report.html')):
         raise Skip('the render case did not make the report')
     d = tempfile.mkdtemp(prefix='rxe-acc-blank-')
-    shutil.copytree(os.path.join(src, 'S2-2to1'), os.path.join(d, 'S2-2to1'))
+    for scen in ('S2-2to1', 'S4', 'S5'):
+        shutil.copytree(os.path.join(src, scen), os.path.join(d, scen))
     with open(os.path.join(src, 'runs.tsv')) as fh, open(os.path.join(d, 'runs.tsv'), 'w') as o:
         o.write(fh.read().replace(src, d))
     Image.new('RGB', (1000, 500), 'white').save(os.path.join(d, 'S2-2to1', 'queue-cdf.png'))
     im = Image.new('RGB', (1000, 500), 'white')
     ImageDraw.Draw(im).rectangle((50, 50, 950, 450), outline='black')
     im.save(os.path.join(d, 'S2-2to1', 'share-cdf.png'))
+    # and one far down the page, S5's FCT CDF, beyond the first shot:
+    # a cap of 5000 px makes render-check shoot the page in slices
+    Image.new('RGB', (1100, 380), 'white').save(os.path.join(d, 'S5', 'fct-cdf.png'))
     p = subprocess.run(['python3', os.path.join(EVAL, 'report.py'), d], capture_output=True)
     assert p.returncode == 0, p.stderr
     p = subprocess.run([os.path.join(EVAL, 'render-check'), d], capture_output=True,
-                       text=True, timeout=400)
+                       text=True, timeout=600, env=dict(os.environ, RENDER_CHECK_CAP='5000'))
     if 'SKIP no chromium' in p.stdout:
         raise Skip('no chromium (make deps installs it)')
+    print('\n'.join('#   ' + ln for ln in p.stdout.splitlines()))
     line = [ln for ln in p.stdout.splitlines() if re.match(r'(not )?ok 4 ', ln)]
-    assert line and line[0].startswith('not ok 4 - 2 of 8 figures blank'), p.stdout
+    assert line and line[0].startswith('not ok 4 - 3 of 24 figures blank'), p.stdout
     assert '5:0%/1!' in line[0] and re.search(r' 6:\d+%/\d+!', line[0]), line[0]
+    assert '24:0%/1!' in line[0] and 'in no shot' not in line[0], line[0]
+    slices = [f for f in os.listdir(d) if re.match(r'report-render-\d+\.png$', f)]
+    assert len(slices) >= 2 and re.search(r'ok 3 - .*and %d more slices' % len(slices),
+                                          p.stdout), (slices, p.stdout)
 
+
+
+@case
+def a_report_of_one_algorithm_has_a_headline_that_says_so():
+    # eval-bed's report: ACC alone.  render-check wants a headline
+    # paragraph (its check 1), and skips the cues (check 5) without a
+    # second algorithm to rank.
+    import report as R
+    d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-one-'), reps=1, extra=False)
+    with open(os.path.join(d, 'runs.tsv')) as fh:
+        lines = [ln for ln in fh if '\tacc\t' in ln]
+    with open(os.path.join(d, 'runs.tsv'), 'w') as fh:
+        fh.writelines(lines)
+    assert R.headline(S.load_runs(d)) == []
+    p = subprocess.run(['python3', os.path.join(EVAL, 'report.py'), d], capture_output=True)
+    assert p.returncode == 0, p.stderr
+    page = open(os.path.join(d, 'report.html')).read()
+    assert '<p class="headline">No comparison: no scenario ran ACC beside another' in page
+    assert page.count('<table class="compact">') == 1
 
 
 @case
 def a_figure_that_fails_is_named_and_the_others_drawn():
     need_mpl()
-    d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-fail-'), reps=1)
+    d = fixture.make_out(tempfile.mkdtemp(prefix='rxe-acc-fail-'), reps=1, extra=False)
     q = os.path.join(d, 'S2-2to1', 'queue.png')
     open(q, 'w').write('an older run\'s figure')
 
@@ -204,6 +263,74 @@ def a_figure_that_fails_is_named_and_the_others_drawn():
     assert not os.path.exists(q) and q not in made
     assert len(made) == 7 and all(os.path.getsize(x) > 10000 for x in made), made
     del FG.FAILED[:]
+
+
+@case
+def demo_compares_its_medians_with_the_committed_run():
+    import copy
+    import docfigs as D
+    # the bands: relative, an absolute floor near zero, a factor
+    q, pfc, conv = ((x[5]) for x in D.COMPARE if x[:2] in (
+        ('acc', 'queue_active_mean_bytes'), ('acc', 'pfc_tx'), ('acc', 'converge_ms')))
+    assert D.within(8000, 11900, q) and not D.within(8000, 12100, q)
+    assert D.within(1000, 2900, q) and not D.within(1000, 4100, q)     # ±3 KB floor
+    assert D.within(0, 100, pfc) and not D.within(0, 101, pfc)
+    assert D.within(2000, 2990, pfc) and not D.within(2000, 3010, pfc)
+    assert D.within(100, 299, conv) and D.within(100, 34, conv) and not D.within(100, 301, conv)
+    assert D.within(10, 55, conv) and not D.within(100, 0, conv)
+    assert D.band_text(q, '%.1f', 1e-3) == '±50 % or ±3'
+    assert D.band_text(conv, '%.0f', 1) == '×/÷ 3 or ±50'
+    # the fixture against itself: every row within, "reproduces"
+    med = S.medians(S.load_runs(out()))['S2-2to1']
+    meta = {'run': 'demo-x', 'commit': 'abc', 'repeats': 2, 'load_min': 1.0, 'load_max': 2.0}
+    lines, ok, n = D.compare(out(), (meta, med))
+    assert n == len(D.COMPARE) == ok, (ok, n)
+    assert lines[1].split(' | ') [0].strip() == 'metric' and 'within band?' in lines[1]
+    assert 'this run reproduces the README' in lines[-1], lines[-1]
+    # a committed run whose ACC queue was twice this one's and whose none
+    # sent 1000 more PFC frames: those two rows, and only they, say NO
+    c = copy.deepcopy(med)
+    c['acc']['queue_active_mean_bytes'] = [x * 2.5 for x in c['acc']['queue_active_mean_bytes']]
+    c['none']['pfc_tx'] = [x + 1000 for x in c['none']['pfc_tx']]
+    lines, ok, n = D.compare(out(), (meta, c))
+    bad = [ln.split(' | ')[0].strip() for ln in lines if ln.rstrip().endswith('| NO')]
+    assert bad == ['ACC q mean KB', 'none PFC frames'], lines
+    assert ok == n - 2 and '%d of %d figures within their band' % (n - 2, n) in lines[-2]
+    assert 'one sample of a noisy test bed' in lines[-1]
+    # the committed JSON's own figures, each row with a band
+    meta, d = D.load()
+    lines, ok, n = D.compare(out(), (meta, d))
+    assert n == len(D.COMPARE) and all(ln.count(' | ') == 4 for ln in lines[3:n + 3])
+
+
+@case
+def the_demo_estimate_is_the_docs_and_fits_the_committed_run():
+    # eval/run --estimate for make demo's runs; README and results.rst
+    # quote that figure, and one run's estimate is within 40 % of the
+    # committed demo's mean VM run (eval/results/demo-summary.json).
+    import docfigs as D
+    def est(*args):
+        p = subprocess.run([os.path.join(EVAL, 'run'), '--scenario', 'S2-2to1', '--estimate']
+                           + list(args), capture_output=True, text=True,
+                           env=dict(os.environ, EVAL_SECONDS='16'))
+        assert p.returncode == 0, p.stderr
+        m = re.search(r'this will take about (\d+) minutes \((\d+) VM runs', p.stdout)
+        assert m, p.stdout
+        return int(m.group(1)), int(m.group(2))
+    minutes, runs = est('--algos', 'none,dcqcn,dcqcn-paper,acc', '--repeat', '3')
+    assert runs == 12
+    readme = ' '.join(open(os.path.join(EVAL, '..', 'README.md')).read().split())
+    rst = ' '.join(open(os.path.join(EVAL, '..', 'Documentation', 'rxe-acc',
+                                     'results.rst')).read().split())
+    assert 'about %d minutes for `make demo`' % minutes in readme, minutes
+    assert '("about %d minutes (12 VM runs' % minutes in rst, minutes
+    one, _ = est('--algos', 'none,dcqcn,dcqcn-paper,acc', '--repeat', '1')
+    assert 'runs each algorithm once (about %d)' % one in readme, one
+    meta, _ = D.load()
+    mean_run = meta['runs_wall_s'] / meta['runs']
+    # minutes of 12 runs, less the end's 60 s and 10 s of metrics a run
+    per_run = (minutes * 60 - 60) / 12 - 10
+    assert abs(per_run - mean_run) <= 0.4 * mean_run, (per_run, mean_run)
 
 
 @case

@@ -9,8 +9,11 @@
 # records the ports.  Checks that the run passes and its report exists;
 # the runner read its inventory and checked every host; the device ran
 # with the scaled knobs and every knob was back afterwards; both flows
-# completed and no QP was left; and ACC's figures (utilisation, Jain, no
-# PFC, halts).  Results: build/results/e2e-eval-bed/.  About 1.5 minutes.
+# completed and no QP was left; ACC's figures (utilisation, Jain, no PFC,
+# halts); and that report, as headless Chromium draws it, passes
+# eval/render-check (layout, every figure drawn, the table's cues; a SKIP
+# without chromium).  Results: build/results/e2e-eval-bed/.  About 2
+# minutes.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
@@ -19,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 metrics=$E2E_TOP/eval/metrics.py
 res=$E2E_RESULTS/e2e-eval-bed
 
-ktap_header "eval/run through the lab runner in the VM" 7
+ktap_header "eval/run through the lab runner in the VM" 8
 rm -rf "$res"
 mkdir -p "$res"
 "$E2E_TOP/eval/run" --quick --scenario S2-2to1 --algos acc --out "$res" \
@@ -66,5 +69,21 @@ if [ -f "$d/metrics.json" ]; then
 else
 	ktap_fail "ACC fills the bottleneck fairly (no metrics)"
 	ktap_fail "ACC halts and the switch sends no more than 50 PFC frames (no metrics)"
+fi
+
+# The run's own report in a browser, as a reader opens it: the fixture's
+# report is checked in eval-unit, this one has the run's real figures.
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+	ktap_skip "eval/render-check passes on the run's report.html" \
+		"no chromium on this machine (make deps installs Debian's chromium)"
+elif [ ! -s "$res/report.html" ]; then
+	ktap_fail "eval/render-check passes on the run's report.html (no report)"
+else
+	nice -n 10 "$E2E_TOP/eval/render-check" "$res" >"$res/render-check.txt" 2>&1
+	rc=$?
+	sed 's/^/# render-check: /' "$res/render-check.txt"
+	ktap_check "eval/render-check passes on the run's report.html (exit $rc; $res/report-render.png)" \
+		eval '[ $rc -eq 0 ] && [ "$(grep -c "^ok [1-5] " "$res/render-check.txt")" = 5 ] &&
+		      ! grep -q "^not ok" "$res/render-check.txt"'
 fi
 ktap_finish

@@ -195,6 +195,8 @@ qp_case() {
 	theirs=$(rxe_rc_qps rxe_b cc_algorithm | sort)
 	"$RXE_CC" --json qp rxe_b >"$OUT/qp.json" || return 1
 	"$RXE_CC" qp rxe_b >"$OUT/qp.txt" || return 1
+	# beside it what rdma shows of the same QPs (the man page's example)
+	rdma -dd res show qp link rxe_b/1 >"$OUT/rdma-res-qp.txt" 2>&1
 	ours=$(python3 -c "import json,sys
 for q in json.load(open(sys.argv[1])):
     print(q['lqpn'], q['driver'].get('cc_algorithm', '-'))" "$OUT/qp.json" | sort)
@@ -270,10 +272,13 @@ monitor_count_case() {
 	[ "$lines" = 3 ] && [ $((t1 - t0)) -ge 1900000000 ] &&
 		python3 -c "import json,sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
+iv = [r['devices'][0]['interval_ms'] for r in rows]
+print('# interval_ms', iv)
 sys.exit(0 if all(r['devices'][0]['device'] == 'rxe_b' and
-                  r['devices'][0]['qps'] for r in rows) else 1)" "$OUT/monitor.json"
+                  r['devices'][0]['qps'] for r in rows) and
+         iv[0] == 0 and all(1000 <= x < 10000 for x in iv[1:]) else 1)" "$OUT/monitor.json"
 }
-ktap_check "monitor --count 3: three refreshes a second apart, the flow's QPs in each" \
+ktap_check "monitor --count 3: three refreshes a second apart (interval measured), the flow's QPs in each" \
 	monitor_count_case
 
 ktap_check "the flow ran through the qp and monitor cases" kill -0 "$cli"

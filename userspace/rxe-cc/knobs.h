@@ -34,6 +34,7 @@ struct knob {
 	const char *unit;	/* "" when the value has none */
 	const char *def;	/* the default as the file reads */
 	uint64_t min, max;	/* KNOB_UINT only */
+	const char *means;	/* one line: the ABI document's first sentence */
 };
 
 #define KNOB_PRIOS	8

@@ -50,9 +50,10 @@ static const char *const help_text[] = {
 	"state (RTS,ERR), as rdma res show qp takes them.\n",
 	[VERB_MONITOR] =
 	"usage: rxe-cc [-j] [-p] monitor [DEV[/PORT]] [lqpn LIST] [pid LIST] [state LIST] [-n N]\n"
-	"The qp view once a second, with the halts and, per device, the CE and\n"
-	"UE ACKs and CNPs sent and handled of the last second.  Ends on Ctrl-C,\n"
-	"when a device goes away, or after N refreshes (-n, --count).\n",
+	"The qp view once a second, with each QP's halts and, per device, the CE\n"
+	"and UE ACKs and CNPs sent and handled, per second over the time measured\n"
+	"since the previous refresh.  Ends on Ctrl-C, when a device goes away,\n"
+	"or after N refreshes (-n, --count).\n",
 };
 
 static void usage(FILE *f)
@@ -105,6 +106,7 @@ static void help_knobs(FILE *f)
 		range(r, sizeof(r), k);
 		fprintf(f, "%-30s %-6s %-18s %-8s %s\n", k->name,
 			*k->unit ? k->unit : "-", r, k->def, a ? a : "");
+		fprintf(f, "    %s\n", k->means);
 	}
 	fputs("\nmlx5 names refused here:\n", f);
 	for (size_t i = 0; i < knob_alias_count; i++) {

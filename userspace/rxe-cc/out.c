@@ -28,17 +28,28 @@ const char *fmt_rate(char *buf, size_t len, uint64_t bps)
 {
 	static const char *const unit[] = { "b/s", "kb/s", "Mb/s", "Gb/s",
 					    "Tb/s" };
-	uint64_t scale = 1;
+	uint64_t scale = 1, tenths;
 	int u = 0;
 
 	while (u < 4 && bps >= scale * 1000) {
 		scale *= 1000;
 		u++;
 	}
-	if (u == 0 || bps % scale == 0)
-		snprintf(buf, len, "%" PRIu64 " %s", bps / scale, unit[u]);
-	else	/* one decimal, rounded down: integer arithmetic */
-		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 " %s", bps / scale,
-			 bps % scale * 10 / scale, unit[u]);
+	if (u == 0) {
+		snprintf(buf, len, "%" PRIu64 " %s", bps, unit[u]);
+		return buf;
+	}
+	/* one decimal, rounded to nearest (half up), in integers */
+	tenths = bps / scale * 10 + (bps % scale * 10 + scale / 2) / scale;
+	if (tenths >= 10000 && u < 4) {		/* 999.95 kb/s is 1 Mb/s */
+		scale *= 1000;
+		u++;
+		tenths = bps / scale * 10 + (bps % scale * 10 + scale / 2) / scale;
+	}
+	if (tenths % 10 == 0)
+		snprintf(buf, len, "%" PRIu64 " %s", tenths / 10, unit[u]);
+	else
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 " %s", tenths / 10,
+			 tenths % 10, unit[u]);
 	return buf;
 }

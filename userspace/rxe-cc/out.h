@@ -10,7 +10,8 @@
 /* S as a JSON string, quotes included. */
 void json_string(FILE *f, const char *s);
 
-/* A rate in bit/s as "12.5 Gb/s", "800 Mb/s", "0 b/s" into BUF. */
+/* A rate in bit/s as "12.5 Gb/s", "800 Mb/s", "0 b/s" into BUF: one decimal,
+ * rounded to the nearest. */
 const char *fmt_rate(char *buf, size_t len, uint64_t bps);
 
 #endif

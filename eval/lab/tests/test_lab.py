@@ -327,6 +327,22 @@ def preflight_says_when_sudo_wants_a_password():
 
 
 @case
+def a_switch_command_keeps_its_hash_and_semicolon():
+    # A comment follows a plain value; a switch command is shell and runs
+    # to the end of its line, ' #' and ' ;' included.
+    cmd = "ssh sw1 'show pfc' | awk '$1 ~ /#3/ {s += $2} END {print s}' ; true # tx only"
+    text = GOOD.replace('switch_pfc_frames = echo 3', 'switch_pfc_frames = ' + cmd).replace(
+        'dscp = 26', 'dscp = 26   ; the data # prio 3').replace(
+        'netdev = eth1\nip = 192.168.10.1', 'netdev = eth1 # the RoCE port\nip = 192.168.10.1')
+    inv = I.parse(text)
+    assert inv.switch == {'switch_pfc_frames': cmd}, inv.switch
+    assert inv.dscp == 26 and inv.hosts['a'].netdev == 'eth1'
+    # a comment right after a host's destination
+    inv = I.parse(GOOD.replace('ssh = rdma@a.lab', 'ssh = rdma@a.lab ;x'))
+    assert inv.hosts['a'].dest == 'rdma@a.lab'
+
+
+@case
 def inventory_reads_sudo_marking_and_host_qos():
     inv = I.parse(GOOD)
     assert inv.marking == 'tcd' and inv.host_qos == 'dcb'

@@ -52,7 +52,7 @@ done
 
 # --- a device with every knob at its default ---
 mkdir -p "$cc" "$tmp/ib/rxe0/ports/1/hw_counters" "$tmp/ib/eth9/ports/1"
-"$RXE_CC" help knobs | awk '/^$/ { exit } NR > 1 && $1 != "available" { print $1, $4 }' |
+"$RXE_CC" help knobs | awk '/^$/ { exit } /^ / { next } NR > 1 && $1 != "available" { print $1, $4 }' |
 	while read -r k d; do echo "$d" >"$cc/$k"; done
 echo "none dcqcn acc" >"$cc/available"
 echo 7 >"$tmp/ib/rxe0/ports/1/hw_counters/np_cnp_sent"
@@ -67,9 +67,11 @@ for v in show set qp monitor; do
 		expect 0 '$v' --help && [ "$out" = "$h" ] &&
 		[ "$(echo "$h" | grep -c "^usage")" = 1 ]'
 done
-ok "help knobs: every knob with unit, range and default, and mlx5's names" eval '
+ok "help knobs: every knob with unit, range, default, mlx5's names and its meaning" eval '
 	expect 0 help knobs &&
 	echo "$out" | grep -Eq "^acc_period_us +us +10\.\.100000 +50 *$" &&
+	echo "$out" | grep -A1 "^acc_period_us " | grep -qx "    ACC period T: the sender classifies itself every T\." &&
+	[ "$(echo "$out" | grep -c "^    [^ ]")" = "$(echo "$out" | awk "/^\$/ { exit } NR > 1 && !/^ /" | wc -l)" ] &&
 	echo "$out" | grep -Eq "^rpg_ai_rate +Mb/s +1\.\.1600000 +5 +rp_ai_rate$" &&
 	has "$out" "np_cnp_prio: rxe'"'"'s CNPs carry no VLAN tag"'
 ok "help frob: a usage error, status 2" eval 'expect 2 help frob && has "$err" "no help on '"'"'frob'"'"'"'

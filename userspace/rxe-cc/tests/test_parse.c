@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "json.h"
 #include "knobs.h"
+#include "monitor.h"
 #include "out.h"
 #include "qp.h"
 #include "qpcmd.h"
@@ -381,14 +382,41 @@ static void test_assignment(void **state)
 }
 
 /*
+ * The first sentence of a Description, "(RW) " or "(RO) " dropped, into
+ * OUT: up to the first '.' that ends the text or is followed by white
+ * space.  TEXT is the description's paragraph, its lines joined by spaces.
+ */
+static void abi_first_sentence(const char *text, char *out, size_t len)
+{
+	const char *p = text, *e;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "(RW) ", 5) || !strncmp(p, "(RO) ", 5))
+		p += 5;
+	for (e = p; *e; e++)
+		if (*e == '.' && (!e[1] || e[1] == ' ' || e[1] == '\t'))
+			break;
+	snprintf(out, len, "%.*s%s", (int)(e - p), p, *e ? "." : "");
+}
+
+static void check_means(const struct knob *k, const char *abi_first)
+{
+	if (!k->means || strcmp(k->means, abi_first))
+		fail_msg("%s: table says '%s', the ABI's first sentence '%s'",
+			 k->name, k->means ? k->means : "(none)", abi_first);
+}
+
+/*
  * The table says what the ABI document says: every cc/ file it documents
- * is in the table with the same default, and nothing else is.
+ * is in the table with the same default and, as its one-line meaning, the
+ * first sentence of its description; nothing else is.
  */
 static void test_table_matches_abi(void **state)
 {
 	const char *path = getenv("ABI");
-	char line[1024], name[64] = "";
-	int documented = 0, checked = 0;
+	char line[1024], name[64] = "", desc[2048] = "", first[512] = "";
+	int documented = 0, checked = 0, in_desc = 0;
 	FILE *f;
 
 	(void)state;
@@ -404,6 +432,25 @@ static void test_table_matches_abi(void **state)
 			snprintf(name, sizeof(name), "%s", p + 4);
 			name[strcspn(name, "\n")] = 0;
 			documented++;
+			continue;
+		}
+		/* the description's first paragraph: its lines, joined */
+		if (!strncmp(line, "Description:", 12)) {
+			in_desc = 1;
+			*desc = 0;
+			continue;
+		}
+		if (in_desc) {
+			if (strspn(line, " \t\n") == strlen(line)) {
+				in_desc = 0;
+				abi_first_sentence(desc, first, sizeof(first));
+			} else {
+				line[strcspn(line, "\n")] = 0;
+				if (*desc)
+					strncat(desc, " ", sizeof(desc) - strlen(desc) - 1);
+				strncat(desc, line + strspn(line, " \t"),
+					sizeof(desc) - strlen(desc) - 1);
+			}
 			continue;
 		}
 		p = strstr(line, "Default: ");
@@ -428,6 +475,7 @@ static void test_table_matches_abi(void **state)
 				k = knob_find(pn);
 				assert_non_null(k);
 				assert_string_equal(k->def, p);
+				check_means(k, first);
 				checked++;
 			}
 		} else {
@@ -438,6 +486,7 @@ static void test_table_matches_abi(void **state)
 			if (strcmp(k->def, p))
 				fail_msg("%s: table default '%s', ABI '%s'", name,
 					 k->def, p);
+			check_means(k, first);
 			checked++;
 		}
 		*name = 0;
@@ -460,7 +509,28 @@ static void test_json_and_rates(void **state)
 	assert_string_equal(fmt_rate(r, sizeof(r), 999), "999 b/s");
 	assert_string_equal(fmt_rate(r, sizeof(r), 20000000), "20 Mb/s");
 	assert_string_equal(fmt_rate(r, sizeof(r), 12500000000ULL), "12.5 Gb/s");
-	assert_string_equal(fmt_rate(r, sizeof(r), 1999999), "1.9 Mb/s");
+	/* rounded to nearest, as iproute2 does, not down */
+	assert_string_equal(fmt_rate(r, sizeof(r), 1999999), "2 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1949999), "1.9 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1950000), "2 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1250000), "1.3 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 999999), "1 Mb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 999949), "999.9 kb/s");
+	assert_string_equal(fmt_rate(r, sizeof(r), 1001), "1 kb/s");
+}
+
+/* monitor: per second over the interval measured, not a nominal 1 s */
+static void test_monitor_per_second(void **state)
+{
+	(void)state;
+	assert_int_equal(monitor_per_second(100, 1000000000ULL), 100);
+	/* a refresh 1.25 s after the last on a loaded host: 100 in 1.25 s */
+	assert_int_equal(monitor_per_second(100, 1250000000ULL), 80);
+	assert_int_equal(monitor_per_second(3, 2000000000ULL), 2);	/* 1.5 */
+	assert_int_equal(monitor_per_second(1, 3000000000ULL), 0);
+	assert_int_equal(monitor_per_second(7, 0), 0);			/* first */
+	assert_true(monitor_per_second(UINT64_MAX / 2, 2000000000ULL) >
+		    UINT64_MAX / 5);
 }
 
 /* a QP entry as nldev builds it, driver table included */
@@ -630,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_assignment),
 		cmocka_unit_test(test_table_matches_abi),
 		cmocka_unit_test(test_json_and_rates),
+		cmocka_unit_test(test_monitor_per_second),
 		cmocka_unit_test(test_qp_entry),
 		cmocka_unit_test(test_qp_entry_malformed),
 	};
