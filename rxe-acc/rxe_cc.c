@@ -414,9 +414,13 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 		/*
 		 * Idle QPs sleep; the cores catch up lazily on the next event.
 		 * Read responses in flight keep the timer only until they
-		 * expire.
+		 * expire.  A task that waits for pacer credit is not idle: at
+		 * a rate cut to its floor the next packet, the next event, may
+		 * be seconds away, and the increases the timer brings are what
+		 * shortens that wait.
 		 */
-		if (rxe_cc_inflight_bytes(cc) || !cc->rate_bps)
+		if (rxe_cc_inflight_bytes(cc) || !cc->rate_bps ||
+		    READ_ONCE(cc->pace_waiters))
 			rxe_cc_arm_timer(qp);
 	}
 	spin_unlock_bh(&cc->lock);

@@ -44,7 +44,7 @@ knobs=$($scaling knobs mlx5 --line-bps "${line}e6") || exit 1
 marking=$($scaling lsw mlx5 --line-bps "${line}e6") || exit 1
 export E2E_CC_KNOBS=${CC_KNOBS_DCQCN:-$knobs}
 
-ktap_header "DCQCN on the lsw test bed ($rate per port)" 15
+ktap_header "DCQCN on the lsw test bed ($rate per port)" 16
 rm -rf "$res"
 mkdir -p "$res"
 t0=$(date +%s)
@@ -129,6 +129,19 @@ if [ $rd -eq 0 ]; then
 	ktap_diag "dcqcn: window $(f2 "$(get "$d" window_s)") s, util $(f2 "$(get "$d" utilisation)"), CE marks $(get "$d" ce_marks) (run dcqcn)"
 	ktap_check "dcqcn: both flows within +-20 % of the fair share, median of $nr runs ($med % off)" \
 		eval '[ "$nr" -ge 2 ] && within "$med" 0 20'
+	# The increase timer (rpg_time_reset) must run while a cut sender
+	# waits for pacer credit: at a rate near the floor its next packet,
+	# the next event otherwise, is seconds away.  The longest gap between
+	# two rate events of one sender below the line rate, over the runs.
+	gap=$(for n in dcqcn dcqcn-2 dcqcn-3; do
+		[ -f "$res/$n/cc-rate.dat" ] && sed "s/^/$n /" "$res/$n/cc-rate.dat"
+	done | awk -v line="$line" '$2 !~ /^#/ && NF >= 4 {
+		k = $1 " " $3
+		if ((k in t) && r[k] < line && $2 - t[k] > g) g = $2 - t[k]
+		t[k] = $2; r[k] = $4 } END { printf "%.3f\n", g + 0 }')
+	tr_us=$(echo "$knobs" | tr ' ' '\n' | sed -n 's/^rpg_time_reset=//p')
+	ktap_check "dcqcn: a cut sender's rate moves at least every 0.5 s while it sends (longest gap $gap s; the increase timer every $tr_us us)" \
+		awk -v g="$gap" 'BEGIN { exit !(g > 0 && g <= 0.5) }'
 	cs=$(hw "$d" np_cnp_sent) ch=$(hw "$d" rp_cnp_handled) ci=$(hw "$d" rp_cnp_ignored)
 	ktap_diag "dcqcn: np_cnp_sent $cs (rxe_h2), rp_cnp_handled $ch = $(hw "$d" rp_cnp_handled rxe_h0) + $(hw "$d" rp_cnp_handled rxe_h1), rp_cnp_ignored $ci, np_ecn_marked_roce_packets $(hw "$d" np_ecn_marked_roce_packets)"
 	ktap_check "dcqcn: CNPs sent ($cs) and handled ($ch, ignored $ci; handled + ignored within 2 % of sent)" \
