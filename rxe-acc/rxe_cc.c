@@ -4,7 +4,8 @@
  *
  * See rxe_cc.h for the hooks and the locking.  What happens to a packet:
  *
- *   requester ──rxe_cc_req_wait()── pacer has credit? ──no──> pace_timer
+ *   requester ──rxe_cc_req_wait()── room in the window? ──no──> the ACK
+ *       │                               pacer has credit? ──no──> pace_timer
  *       │                                yes                    │
  *       ▼                                                       │
  *   rxe_cc_req_sent(): consume credit, record the packet in the request
@@ -12,6 +13,7 @@
  *       ... network (ECT(0) set by rxe_cc_tos(), marks by switches) ...
  *   rxe_cc_rcv_ack(): retire the packets acked, RTT of the newest, mark
  *       └─> ops->on_ack() ─> rate ─> pacer ─> resume the waiting tasks
+ *       └─> room in the window ─> resume the tasks it held
  *   cc_timer: ops->on_timer() for periods, halts and increase timers
  *
  * Read responses take the same path from the responder: rxe_cc_resp_wait()
@@ -19,7 +21,9 @@
  * requester (rxe_cc_rcv_ctrl()) instead of ACKs.
  *
  * The algorithm picks a rate; the framework turns it into pacing.  Rate 0
- * means halted: no task is resumed until the rate is non-zero.
+ * means halted: no task is resumed until the rate is non-zero.  An
+ * algorithm may also cap the bytes in flight (ops->window_bytes): see
+ * rxe_cc_window_admits() for what the cap holds and what lets it go.
  */
 
 #include <linux/ethtool.h>
@@ -395,6 +399,88 @@ static void rxe_cc_resp_expire(struct rxe_qp *qp, u64 now)
 		trace_rxe_cc_resp_expired(qp, cc->resp.next_psn, bytes);
 }
 
+/*
+ * The algorithm's cap on the bytes in flight, U64_MAX for none; lock held.
+ * It also tells the lockless path of rxe_cc_wait() whether there is one:
+ * a knob that switches the cap on holds from the QP's next
+ * acknowledgment, timer or locked wait on.
+ */
+static u64 rxe_cc_window(struct rxe_qp *qp)
+{
+	struct rxe_cc_qp *cc = qp->cc;
+	u64 win = cc->ops->window_bytes ? cc->ops->window_bytes(qp) : U64_MAX;
+
+	if (cc->windowed != (win != U64_MAX))
+		WRITE_ONCE(cc->windowed, win != U64_MAX);
+	return win;
+}
+
+/*
+ * May a new packet of @bytes that @who sends join what is in flight under
+ * the cap @win?  Lock held.  A retransmission adds nothing in flight and
+ * is never asked about (rxe_cc_wait()): the transport's retry always runs.
+ *
+ * A request counts W, both directions (they share the path and the
+ * pacer).  A read response counts only the read responses in flight: the
+ * peer acknowledges this QP's requests in order, so those behind one of
+ * its READs wait for that READ's responses; were the responses held for
+ * the requests, the two ends of a connection that both read and write
+ * could hold each other for good.  Read ACKs come from the peer's receive
+ * path, which waits for nothing.  Read responses count, and are held,
+ * only once the peer acknowledges them: nothing else would make room.
+ *
+ * Nothing in flight: the packet goes, however small the cap.  And the
+ * cap holds only while acknowledgments come: requests acknowledged by
+ * nothing for the transport timeout (100 ms for a QP without one, see
+ * rxe_cc_resp_expire_ns()) hold no one any more, so that a QP without a
+ * retransmit timer, whose lost tail only a new packet reveals (the
+ * responder NAKs the gap), is not held for ever.  Read responses expire
+ * from the ring after that time (rxe_cc_resp_expire()).
+ */
+static bool rxe_cc_window_admits(struct rxe_qp *qp, int who, u32 bytes,
+				 u64 win, u64 now)
+{
+	struct rxe_cc_qp *cc = qp->cc;
+	u64 w;
+
+	if (who == RXE_CC_WAIT_RESP) {
+		if (!cc->read_acks)
+			return true;
+		w = cc->resp.inflight_bytes;
+	} else {
+		w = rxe_cc_inflight_bytes(cc);
+	}
+	if (!w || w + bytes <= win)
+		return true;
+	return who == RXE_CC_WAIT_REQ && !rxe_cc_ring_empty(&cc->req) &&
+	       now - cc->req.progress_ns >= rxe_cc_resp_expire_ns(qp);
+}
+
+/*
+ * Bytes left flight (acknowledged, expired), the cap grew or the knob
+ * changed: resume the tasks the window held that fit now.  Lock held;
+ * one check per task.
+ */
+static void rxe_cc_window_wake(struct rxe_qp *qp, u64 now)
+{
+	struct rxe_cc_qp *cc = qp->cc;
+	unsigned long waiters = 0;
+	u64 win = rxe_cc_window(qp);
+	int who;
+
+	for (who = 0; who < RXE_CC_NUM_WAITERS; who++) {
+		u32 need = cc->window_need[who];
+
+		if (!need || !rxe_cc_window_admits(qp, who, need, win, now))
+			continue;
+		cc->window_need[who] = 0;
+		if (test_and_clear_bit(who, &cc->pace_waiters))
+			waiters |= BIT(who);
+	}
+	if (waiters)
+		rxe_cc_wake(qp, waiters);
+}
+
 static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 {
 	struct rxe_cc_qp *cc = container_of(t, struct rxe_cc_qp, cc_timer);
@@ -411,6 +497,9 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 		rxe_cc_resp_expire(qp, now);
 		cc->ops->on_timer(qp, now);
 		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_TIMER);
+		/* bytes that expired, or a rate that grew, make room */
+		if (cc->ops->window_bytes)
+			rxe_cc_window_wake(qp, now);
 		/*
 		 * Idle QPs sleep; the cores catch up lazily on the next event.
 		 * Read responses in flight keep the timer only until they
@@ -543,6 +632,13 @@ int rxe_cc_qp_modify(struct rxe_qp *qp, struct ib_qp_attr *attr, int mask)
 	return 0;
 }
 
+/* The wire bytes of a full request packet at @qp's path MTU. */
+u32 rxe_cc_frame_bytes(struct rxe_qp *qp)
+{
+	return qp->mtu + qp->cc->wire_overhead_bytes + RXE_BTH_BYTES +
+	       RXE_RETH_BYTES;
+}
+
 /*
  * Bucket depth at @rate_bps: two full packets, or pacer_burst_us of
  * sending if more.  It follows the rate, so that a slow QP never bursts
@@ -550,8 +646,7 @@ int rxe_cc_qp_modify(struct rxe_qp *qp, struct ib_qp_attr *attr, int mask)
  */
 static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 rate_bps)
 {
-	u64 pkt = qp->mtu + qp->cc->wire_overhead_bytes + RXE_BTH_BYTES +
-		  RXE_RETH_BYTES;
+	u64 pkt = rxe_cc_frame_bytes(qp);
 	u64 burst_ns = (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.params.pacer_burst_us) *
 		       NSEC_PER_USEC;
 	u64 burst = mul_u64_u64_div_u64(rate_bps, burst_ns,
@@ -624,9 +719,13 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	cc->echo_seen = (struct rxe_cc_echo_seen) {};
 	cc->sent_any = false;
 	WRITE_ONCE(cc->pace_waiters, 0);
+	memset(cc->window_need, 0, sizeof(cc->window_need));
+	cc->window_holds = 0;
+	cc->inflight_max_bytes = 0;
 	cc->ops = ops;
 	ops->init(qp, now);
 	cc->rate_bps = ops->rate_bps(qp, now);
+	rxe_cc_window(qp);
 	rxe_cc_pacer_init(&cc->pacer, cc->rate_bps,
 			  rxe_cc_burst_bytes(qp, cc->rate_bps), now);
 	WRITE_ONCE(cc->stopped, false);
@@ -823,28 +922,44 @@ static void rxe_cc_arm_pace(struct rxe_cc_qp *cc, u64 wait_ns)
 }
 
 /*
- * May a packet of @bytes on the wire leave now?  If not, @who waits: the
- * pace timer (or, while halted, the event that ends the halt) wakes it.
+ * May a packet at @psn of @bytes on the wire leave now?  If not, @who
+ * waits: for room in the window, which an acknowledgment (or the CC timer,
+ * when bytes expire) makes, with no timer of its own; else for pacer
+ * credit, which the pace timer (or, while halted, the event that ends the
+ * halt) brings.
  *
- * A packet the pacer had credit for at its last change may leave without
- * the lock or a clock read (struct rxe_cc_pacer, ready_bytes).  The answer
- * is as good as the locked one, which a halt can overtake just as well
- * between this call and rxe_cc_req_sent(); a stopped or not yet started
- * QP does not wait either.
+ * A QP without a window may send a packet the pacer had credit for at its
+ * last change without the lock or a clock read (struct rxe_cc_pacer,
+ * ready_bytes).  The answer is as good as the locked one, which a halt
+ * can overtake just as well between this call and rxe_cc_req_sent(); a
+ * stopped or not yet started QP does not wait either.  A QP with a window
+ * takes the lock: W moves with every packet and acknowledgment.
  */
-static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, int who)
+static bool rxe_cc_wait(struct rxe_qp *qp, u32 psn, u32 bytes, int who)
 {
 	struct rxe_cc_qp *cc = rxe_cc_of(qp);
+	struct rxe_cc_ring *ring;
 	u64 wait, now;
 
 	/* the pacer writes it once, under the lock: a stale value is late */
-	if (cc && bytes <= READ_ONCE(cc->pacer.ready_bytes)) {
+	if (cc && !READ_ONCE(cc->windowed) &&
+	    bytes <= READ_ONCE(cc->pacer.ready_bytes)) {
 		rxe_cc_unwait(cc, who);
 		return false;
 	}
 	if (!rxe_cc_lock_running(cc))
 		return false;
 	now = rxe_cc_now_ns();
+	ring = who == RXE_CC_WAIT_REQ ? &cc->req : &cc->resp;
+	if (rxe_cc_ring_is_new(ring, psn) &&
+	    !rxe_cc_window_admits(qp, who, bytes, rxe_cc_window(qp), now)) {
+		cc->window_need[who] = bytes;
+		cc->window_holds++;
+		set_bit(who, &cc->pace_waiters);
+		spin_unlock_bh(&cc->lock);
+		return true;
+	}
+	cc->window_need[who] = 0;
 	wait = rxe_cc_pacer_wait_ns(&cc->pacer, bytes, now);
 	if (wait && who == RXE_CC_WAIT_RESP)
 		wait = rxe_cc_resp_bound(qp, bytes, now, wait);
@@ -862,24 +977,28 @@ static bool rxe_cc_wait(struct rxe_qp *qp, u32 bytes, int who)
 
 /**
  * rxe_cc_req_wait - may the requester send a packet of @bytes now?
- * @qp: the sending QP
+ * @qp: the sending QP; its next packet goes at qp->req.psn
  * @bytes: its size on the wire
  *
- * Returns true if the requester must stop: a timer (or, while halted, the
- * event that ends the halt) reschedules it.
+ * Returns true if the requester must stop: a timer, an acknowledgment
+ * that makes room in the window, or, while halted, the event that ends
+ * the halt reschedules it.
  */
 bool rxe_cc_req_wait(struct rxe_qp *qp, u32 bytes)
 {
-	return rxe_cc_wait(qp, bytes, RXE_CC_WAIT_REQ);
+	return rxe_cc_wait(qp, qp->req.psn, bytes, RXE_CC_WAIT_REQ);
 }
 
 /*
- * rxe_cc_req_wait() for the responder's next read response packet, which
- * waits at most a quarter of the QP's timeout (rxe_cc_resp_gap_ns()).
+ * rxe_cc_req_wait() for the responder's next read response packet, at
+ * the PSN of the read it answers (qp->resp.res, set by read_reply()); the
+ * pacer holds it a quarter of the QP's timeout at most
+ * (rxe_cc_resp_gap_ns()).
  */
 bool rxe_cc_resp_wait(struct rxe_qp *qp, u32 bytes)
 {
-	return rxe_cc_wait(qp, bytes, RXE_CC_WAIT_RESP);
+	return rxe_cc_wait(qp, qp->resp.res->cur_psn, bytes,
+			   RXE_CC_WAIT_RESP);
 }
 
 /*
@@ -892,6 +1011,8 @@ static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 {
 	struct rxe_cc_qp *cc = qp->cc;
 
+	cc->inflight_max_bytes = max(cc->inflight_max_bytes,
+				     rxe_cc_inflight_bytes(cc));
 	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
 	if (!cc->ops->on_xmit || cc->ops->on_xmit(qp, bytes, now)) {
 		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_SENT);
@@ -1093,6 +1214,8 @@ static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
 		cc->ops->on_ack(qp, ack, now);
 	rxe_cc_rate_changed(qp, now, RXE_CC_WHY_ACK);
 	rxe_cc_arm_timer(qp);
+	if (cc->ops->window_bytes)
+		rxe_cc_window_wake(qp, now);
 }
 
 /* Read responses: the only responses that carry data. */
@@ -1309,8 +1432,20 @@ static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 				   rxe_cc_inflight_bytes(cc)) ||
 	    rdma_nl_put_driver_u32(msg, "cc_stopped", cc->stopped) ||
 	    rdma_nl_put_driver_u32(msg, "cc_peer_counts", cc->peer_counts) ||
-	    rdma_nl_put_driver_u32(msg, "cc_read_acks", cc->read_acks))
+	    rdma_nl_put_driver_u32(msg, "cc_read_acks", cc->read_acks) ||
+	    rdma_nl_put_driver_u64(msg, "cc_inflight_max_bytes",
+				   cc->inflight_max_bytes))
 		return -EMSGSIZE;
+	if (ops->window_bytes) {
+		u64 win = rxe_cc_window(qp);
+
+		/* 0: no cap */
+		if (rdma_nl_put_driver_u64(msg, "cc_window_bytes",
+					   win == U64_MAX ? 0 : win) ||
+		    rdma_nl_put_driver_u64(msg, "cc_window_holds",
+					   cc->window_holds))
+			return -EMSGSIZE;
+	}
 	return ops->fill_res ? ops->fill_res(msg, qp) : 0;
 }
 

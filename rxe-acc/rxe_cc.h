@@ -24,7 +24,8 @@
  *   rxe_cc_qp_stop()         QP reset/destroy: cancel every timer
  *   rxe_cc_qp_free()         QP cleanup, after its tasks: free sender state
  *   rxe_cc_req_wait()        requester, before building a packet: may it
- *                            leave now?  If not a timer resumes the task
+ *                            leave now?  If not a timer (pacing) or an
+ *                            acknowledgment (a window) resumes the task
  *   rxe_cc_req_sent()        requester, after building a packet and before
  *                            rxe_xmit_packet(): record it, so that an ACK
  *                            that comes back inside xmit finds it
@@ -150,6 +151,16 @@ struct rxe_cc_dev {
 	u32 speed_mbps;			/* netdev speed, 0: unknown */
 };
 
+/*
+ * The tasks that may wait for pacer credit or for room in the window (bit
+ * numbers in pace_waiters).
+ */
+enum rxe_cc_waiter {
+	RXE_CC_WAIT_REQ,
+	RXE_CC_WAIT_RESP,
+	RXE_CC_NUM_WAITERS,
+};
+
 /* Sender state of an RC QP that runs an algorithm (allocated). */
 struct rxe_cc_qp {
 	struct rxe_qp *qp;		/* back pointer, for the timers */
@@ -158,7 +169,12 @@ struct rxe_cc_qp {
 	spinlock_t lock;		/* _bh: never taken in hard irq context */
 	bool stopped;			/* no timer may be armed */
 	bool sent_any;			/* a packet left since the start */
+	bool windowed;			/* the algorithm caps W: no fast path */
 	unsigned long pace_waiters;	/* RXE_CC_WAIT_* bits, atomic */
+	/* bytes of the packet a waiter holds for room in the window, 0: none */
+	u32 window_need[RXE_CC_NUM_WAITERS];
+	u64 window_holds;		/* packets the window held */
+	u64 inflight_max_bytes;		/* the largest W since the start */
 	struct hrtimer pace_timer;	/* resumes the waiting tasks */
 	struct hrtimer cc_timer;	/* the algorithm's own deadlines */
 	struct rxe_cc_pacer pacer;
@@ -206,12 +222,6 @@ enum rxe_cc_cnp_what {
 	RXE_CC_CNP_IGNORED,		/* folded into a pending decrease */
 };
 
-/* The tasks that may wait for pacer credit (bit numbers in pace_waiters). */
-enum rxe_cc_waiter {
-	RXE_CC_WAIT_REQ,
-	RXE_CC_WAIT_RESP,
-};
-
 /*
  * An algorithm, as tcp_congestion_ops: hooks called with the QP's
  * cc->lock held, state in rxe_cc_priv(qp), knobs from rxe_cc_qp_params(qp).
@@ -240,6 +250,14 @@ struct rxe_cc_ops {
 	void (*on_timer)(struct rxe_qp *qp, u64 now_ns);
 	u64 (*rate_bps)(struct rxe_qp *qp, u64 now_ns);	/* 0: halted */
 	u64 (*next_timer_ns)(struct rxe_qp *qp);	/* 0, U64_MAX: none */
+	/*
+	 * optional: a cap on the bytes in flight (rxe_cc_inflight_bytes()),
+	 * U64_MAX for none.  A rate-based algorithm that caps them must keep
+	 * a deadline (next_timer_ns) while bytes are in flight: its timer is
+	 * what lets a hold go when the bytes expire instead of being
+	 * acknowledged.
+	 */
+	u64 (*window_bytes)(struct rxe_qp *qp);
 	int (*fill_res)(struct sk_buff *msg, struct rxe_qp *qp);
 };
 
@@ -268,6 +286,7 @@ int rxe_cc_algo_by_name(const char *buf);
 const char *rxe_cc_algo_name(int key);
 int rxe_cc_algos_show(char *buf);
 u64 rxe_cc_now_ns(void);
+u32 rxe_cc_frame_bytes(struct rxe_qp *qp);
 const void *rxe_cc_qp_params(struct rxe_qp *qp);
 void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev);
 void rxe_cc_netdev_event(struct rxe_dev *rxe);

@@ -136,6 +136,17 @@ static u64 acc_next_timer_ns(struct rxe_qp *qp)
 	return rxe_cc_acc_next_timer_ns(rxe_cc_priv(qp));
 }
 
+/*
+ * The in-flight cap of acc_window_bytes (0: none), scaled by R / C and
+ * never below a frame at the path MTU.  The period timer runs while bytes
+ * are in flight, as the framework needs of a window.
+ */
+static u64 acc_window_bytes(struct rxe_qp *qp)
+{
+	return rxe_cc_acc_window_bytes(rxe_cc_priv(qp), rxe_cc_qp_params(qp),
+				       rxe_cc_frame_bytes(qp));
+}
+
 static int acc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 {
 	const struct rxe_cc_acc_params *p = rxe_cc_qp_params(qp);
@@ -182,5 +193,6 @@ struct rxe_cc_ops rxe_cc_acc_ops = {
 	.on_timer	= acc_on_timer,
 	.rate_bps	= acc_rate_bps,
 	.next_timer_ns	= acc_next_timer_ns,
+	.window_bytes	= acc_window_bytes,
 	.fill_res	= acc_fill_res,
 };

@@ -115,6 +115,12 @@ bool rxe_cc_ring_unrecord(struct rxe_cc_ring *r, u32 psn, u32 bytes)
 	return true;
 }
 
+/* Would a packet at @psn carry new PSNs, not resend sent ones? */
+bool rxe_cc_ring_is_new(const struct rxe_cc_ring *r, u32 psn)
+{
+	return psn_diff(psn, r->next_psn) >= 0;
+}
+
 /* Does a cumulative acknowledgment of @psn acknowledge anything new? */
 bool rxe_cc_ring_acks_new(const struct rxe_cc_ring *r, u32 psn)
 {

@@ -42,6 +42,7 @@ bool rxe_cc_ring_empty(const struct rxe_cc_ring *r);
 u64 rxe_cc_ring_record(struct rxe_cc_ring *r, u32 psn, u32 next_psn,
 		       u32 bytes, u64 now_ns);
 bool rxe_cc_ring_unrecord(struct rxe_cc_ring *r, u32 psn, u32 bytes);
+bool rxe_cc_ring_is_new(const struct rxe_cc_ring *r, u32 psn);
 bool rxe_cc_ring_acks_new(const struct rxe_cc_ring *r, u32 psn);
 bool rxe_cc_ring_in_window(const struct rxe_cc_ring *r, u32 psn);
 u64 rxe_cc_ring_retire(struct rxe_cc_ring *r, u32 psn, u64 now_ns,

@@ -75,6 +75,11 @@ static void test_retransmission(void **state)
 	rxe_cc_ring_init(&r, slots, SLOTS, 10);
 	rxe_cc_ring_record(&r, 10, 11, 1000, 100);
 	rxe_cc_ring_record(&r, 11, 12, 1000, 110);
+	/* what a window may hold: new PSNs only, never a resend */
+	assert_false(rxe_cc_ring_is_new(&r, 10));
+	assert_false(rxe_cc_ring_is_new(&r, 11));
+	assert_true(rxe_cc_ring_is_new(&r, 12));
+	assert_true(rxe_cc_ring_is_new(&r, 13));
 	/* go-back-N resends 10 and 11: no new bytes, no RTT from them */
 	assert_int_equal(rxe_cc_ring_record(&r, 10, 11, 1000, 500), 0);
 	assert_int_equal(rxe_cc_ring_record(&r, 11, 12, 1000, 510), 0);
@@ -117,6 +122,9 @@ static void test_psn_wrap(void **state)
 	rxe_cc_ring_record(&r, RXE_CC_PSN_MASK, 0, 20, 1);
 	rxe_cc_ring_record(&r, 0, 5, 30, 1);
 	rxe_cc_ring_record(&r, 5, 6, 40, 1);
+	assert_false(rxe_cc_ring_is_new(&r, RXE_CC_PSN_MASK));
+	assert_false(rxe_cc_ring_is_new(&r, 5));
+	assert_true(rxe_cc_ring_is_new(&r, 6));
 	assert_true(rxe_cc_ring_acks_new(&r, 2));
 	assert_int_equal(rxe_cc_ring_retire(&r, 2, 2, &rtt), 60);
 	assert_true(rxe_cc_ring_acks_new(&r, 5));
