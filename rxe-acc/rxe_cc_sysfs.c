@@ -15,6 +15,8 @@
  *   acc_ack_every        receiver: the per-packet ACK run after a mark
  *                        (a clean path ACKs ~4 times a period), to a
  *                        sender that asked for the mark echo, [1, 64]
+ *   acc_window_bytes     ACC's cap on bytes in flight at R = C, scaled
+ *                        by R / C; 0 (default): none
  *   line_rate_mbps, pacer_burst_us, and the DCQCN (mlx5 names) and ACC
  *   knobs of the table below, in the units their names say.
  *
@@ -218,6 +220,7 @@ RXE_CC_KNOB(acc_p_thresh, acc.p_thresh, 1);
 RXE_CC_KNOB(acc_beta0_ppm, acc.beta0_ppm, 1);
 RXE_CC_KNOB(acc_halt, acc.halt, 1);
 RXE_CC_KNOB(acc_gate, acc.gate, 1);
+RXE_CC_KNOB(acc_window_bytes, acc.window_bytes, 1);
 RXE_CC_KNOB(acc_ack_every, ack_every, 1);
 
 /* DSCP of ACKs and CNPs: 0-63, or -1 for the QP's own. */
@@ -431,6 +434,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&rxe_cc_knob_acc_beta0_ppm.attr.attr,
 	&rxe_cc_knob_acc_halt.attr.attr,
 	&rxe_cc_knob_acc_gate.attr.attr,
+	&rxe_cc_knob_acc_window_bytes.attr.attr,
 	&rxe_cc_knob_acc_ack_every.attr.attr,
 	NULL,
 };

@@ -49,9 +49,9 @@ show_text_case() {
 	marked=$(grep -c ' \*$' "$OUT/show.txt")
 	ktap_diag "show rxe_a: $knobs knob lines, $marked marked as changed"
 	grep -q "^  algorithm none (available: none dcqcn acc)" "$OUT/show.txt" &&
-		[ "$knobs" -eq 37 ] && [ "$marked" -eq 0 ]
+		[ "$knobs" -eq 38 ] && [ "$marked" -eq 0 ]
 }
-ktap_check "show: a fresh device lists 37 knobs, all at their defaults" show_text_case
+ktap_check "show: a fresh device lists 38 knobs, all at their defaults" show_text_case
 
 # -V against the module the VM loaded: its version file (the dkms
 # package's VERSION-rxe-acc) or none (a tree build), and srcversion

@@ -38,7 +38,7 @@ bad_case() {
 		  pacer_burst_us=0 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
 		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 acc_period_us=9 \
 		  acc_theta_ce_pct=101 acc_p_thresh=0 acc_halt=2 acc_gate=3 \
-		  acc_ack_every=0 acc_ack_every=65 \
+		  acc_ack_every=0 acc_ack_every=65 acc_window_bytes=4294967297 \
 		  algorithm=cubic \
 		  prio3_algorithm=bogus rpg_ai_rate=abc prio3_np=2 prio0_np= \
 		  line_rate_mbps=1600001 line_rate_mbps=-1 \
@@ -66,6 +66,10 @@ good_case() {
 	[ "$(getk rxe_a acc_gate)" = 2 ] && setk rxe_a acc_gate 1 &&
 	[ "$(getk rxe_a acc_ack_every)" = 8 ] && setk rxe_a acc_ack_every 1 &&
 	[ "$(getk rxe_a acc_ack_every)" = 1 ] && setk rxe_a acc_ack_every 8 &&
+	[ "$(getk rxe_a acc_window_bytes)" = 0 ] &&
+	setk rxe_a acc_window_bytes 4294967296 &&
+	[ "$(getk rxe_a acc_window_bytes)" = 4294967296 ] &&
+	setk rxe_a acc_window_bytes 0 &&
 	setk rxe_a cnp_dscp 46 && [ "$(getk rxe_a cnp_dscp)" = 46 ] &&
 	setk rxe_a cnp_dscp -1 && [ "$(getk rxe_a cnp_dscp)" = -1 ] &&
 	setk rxe_a prio5_np 0 && [ "$(getk rxe_a prio5_np)" = 0 ] &&

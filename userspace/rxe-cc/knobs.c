@@ -106,6 +106,8 @@ const struct knob knob_table[] = {
 	  "Whether a congested period halts the QP (1) or only sets its rate (0)."),
 	U("acc_gate", GROUP_ACC, "", "2", 0, 2,
 	  "The increase rule after a QP's first halt."),
+	U("acc_window_bytes", GROUP_ACC, "bytes", "0", 0, 4294967296ULL,
+	  "ACC's cap on a QP's bytes in flight at R = C, scaled by R / C; 0: no cap."),
 	U("acc_ack_every", GROUP_ACC, "packets", "8", 1, 64,
 	  "A receiver knob: how many packets after a marked one are each ACKed."),
 };
