@@ -17,7 +17,8 @@ k_r = line here / line ref:
     step for DCQCN), K = MARK_BDP bandwidth-delay products; RED's Kmax is
     min(2 K, 0.9 XOFF) with XOFF = 3 BDPs, so that ECN saturates before PFC.
 
-  scaling.py knobs PRESET [--line-bps B] [--rtt-us T]   "name=value ..." (cc/)
+  scaling.py knobs PRESET [--line-bps B] [--rtt-us T] [--window]
+                                                        "name=value ..." (cc/)
   scaling.py lsw PRESET   [...]                         lsw config lines
   scaling.py table        [...]                         reST table of presets
   scaling.py c-header     [...]                         C header for the sim
@@ -79,6 +80,12 @@ ACC = {
     ]}
 
 PRESETS = {'mlx5': MLX5, 'paper': PAPER, 'acc': ACC}
+# ACC's in-flight cap (acc_window_bytes, ours, Documentation/rxe-acc/acc.rst
+# "In-flight cap"): one BDP of the reference fabric, 25 Gb/s x 40 us, scaled
+# as bytes are.  Off unless asked (knobs --window, eval/run
+# EVAL_ACC_WINDOW=1): the kernel's default is no cap until measured.
+ACC_WINDOW = ('acc_window_bytes', BYTES,
+              ACC['ref_line_bps'] * ACC['ref_rtt_us'] // 8_000_000)
 # Test-bed settings that are not scaled: the VM's timer granularity needs a
 # 5 ms pacer burst; ACC's theta_CE 75 % (5 ACKs per period, see results.rst).
 BED_EXTRA = {'mlx5': [('pacer_burst_us', 5000)],
@@ -137,11 +144,16 @@ def marking(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US):
     return m
 
 
-def knobs(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US, extra=True):
-    """[(sysfs name, value)] of PRESET at this scale."""
+def knobs(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US, extra=True,
+          window=False):
+    """[(sysfs name, value)] of PRESET at this scale; window: ACC's
+    in-flight cap of one BDP too (ACC_WINDOW, acc only)."""
     k_t, k_r, _ = factors(preset, line_bps, rtt_us)
     out = [(n, scale_value(kind, v, k_t, k_r))
            for n, kind, v in PRESETS[preset]['knobs']]
+    if window and preset == 'acc':
+        n, kind, v = ACC_WINDOW
+        out.append((n, scale_value(kind, v, k_t, k_r)))
     if extra:
         out += BED_EXTRA.get(preset, [])
     return out
@@ -223,11 +235,15 @@ def main(argv):
     ap.add_argument('--rtt-us', type=float, default=BED_RTT_US)
     ap.add_argument('--marking', choices=('tcd', 'ecn'), default='tcd',
                     help='lsw: ecn gives a RED step where the preset has TCD')
+    ap.add_argument('--window', action='store_true',
+                    help='knobs acc: the in-flight cap of one BDP too')
     a = ap.parse_args(argv)
     if a.cmd in ('knobs', 'lsw') and not a.preset:
         ap.error('%s needs a preset' % a.cmd)
     if a.cmd == 'knobs':
-        print(' '.join('%s=%s' % kv for kv in knobs(a.preset, a.line_bps, a.rtt_us)))
+        print(' '.join('%s=%s' % kv for kv in
+                       knobs(a.preset, a.line_bps, a.rtt_us,
+                             window=a.window)))
     elif a.cmd == 'lsw':
         print('\n'.join(lsw_lines(a.preset, a.line_bps, a.rtt_us,
                                     a.marking == 'ecn')))

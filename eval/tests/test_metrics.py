@@ -200,6 +200,11 @@ def scaling_rule_by_hand():
     # ACC's cap is written before its period (sysfs checks cap >= period)
     names = [n for n, _ in S.knobs('acc')]
     assert names.index('acc_halt_max_us') < names.index('acc_period_us')
+    # ACC's in-flight cap only when asked: 125 KB (25 Gb/s x 40 us) x k_b
+    assert 'acc_window_bytes' not in names
+    assert dict(S.knobs('acc', window=True))['acc_window_bytes'] == 10000
+    assert dict(S.knobs('acc', 40e6, window=True))['acc_window_bytes'] == 20000
+    assert 'acc_window_bytes' not in dict(S.knobs('mlx5', window=True))
 
 
 @case
