@@ -15,8 +15,17 @@
 # read ACK once the first ones came back): its responses in flight expire
 # (trace event rxe_cc_resp_expired), drv_cc_inflight_bytes returns to 0,
 # and the idle QP arms no CC timer (no rxe_cc_timer_fn expiry in 2 s).
-# Last, READs at DCQCN's lowest rate, slower per response than the
+# Then READs at DCQCN's lowest rate, slower per response than the
 # requester's retransmit timer: no READ is retried (completer_retry_err).
+# Last, ACC's in-flight cap (cc/acc_window_bytes = 4 frames, line rate
+# 100 Gb/s so that only the cap limits, 5 ms more RTT so that the
+# acknowledgments cannot come back before the next packet is built): the
+# mix verifies; the requester's and the READ responder's largest W
+# (drv_cc_inflight_max_bytes, and drv_cc_inflight_bytes sampled during the
+# run) stays within the cap plus one frame, and the cap held both
+# (drv_cc_window_holds); and WRITEs whose
+# ACKs are all lost for a while, with the requester held by the cap, are
+# retried (completer_retry_err) and verify once the ACKs pass again.
 # Runs in the test VM: make -C selftests/verbs && selftests/rxe/vm-suite cc-read.sh
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 trap rxe_cleanup EXIT
 rxe_dmesg_clean >/dev/null
 
-ktap_header "READ and WRITE mixed on one RC QP under CC" 13
+ktap_header "READ and WRITE mixed on one RC QP under CC" 18
 
 mix_hosts "two namespaces, veth MTU 400" 400
 
@@ -174,5 +183,124 @@ slow_case() {
 	ktap_check "slow READs: the responder ran at 30 kb/s ($rate b/s)" test "$rate" = 30000
 }
 slow_case
+
+# The cap: 4 frames at the path MTU 256 (IPv4: 70 B of Ethernet, IP, UDP,
+# ICRC and layer 1, BTH 12, RETH 16), one frame of slack for the request
+# and read response that two tasks may each admit before either records.
+WIN_FRAME=$((256 + 70 + 12 + 16))
+WIN_BYTES=$((4 * WIN_FRAME))
+
+# win_sample DEV FILE: drv_cc_inflight_bytes of DEV's RC QPs every 0.1 s
+# into FILE until killed.
+win_sample() {
+	while :; do
+		rxe_rc_qps "$1" cc_inflight_bytes | awk '{print $2}' >>"$2"
+		sleep 0.1
+	done
+}
+
+# win_qp DEV: "window max holds sampled-max" of DEV's ACC QP.
+win_qp() {
+	local q smax
+	q=$(rxe_rc_qps "$1" cc_window_bytes cc_inflight_max_bytes cc_window_holds |
+	    awk '{print $2, $3, $4; exit}')
+	smax=$(awk 'BEGIN {m = 0} $1 ~ /^[0-9]+$/ && $1 > m {m = $1} END {print m}' \
+		"$MIX_DIR/sampled-$1.txt" 2>/dev/null)
+	echo "${q:-- - -} ${smax:-0}"
+}
+
+# win_within "window max holds smax": the cap at R = C is the knob, W and
+# the samples stay within it plus a frame, and it held at least once.
+win_within() {
+	# shellcheck disable=SC2086 # the four fields
+	set -- $1
+	[ "$1" = "$WIN_BYTES" ] && [ "$2" -gt 0 ] 2>/dev/null &&
+		[ "$2" -le $((WIN_BYTES + WIN_FRAME)) ] &&
+		[ "$4" -le $((WIN_BYTES + WIN_FRAME)) ] && [ "$3" -gt 0 ]
+}
+
+# On one vCPU the peer's acknowledgment of a packet can come back before
+# the sender builds its next one (7.2's READ responder, a work item, was
+# never held without the delay): the client's packets, read ACKs
+# included, take 5 ms more (netem), so that each end has 4 frames in
+# flight well within an RTT.
+window_case() {
+	local verified=0 cli='- - - -' srv='- - - -' pa pb
+	MIX_DIR=${OUT_DIR:-/tmp}/window
+	mkdir -p "$MIX_DIR"
+	if ! { rxe_cc_both algorithm acc && rxe_cc_both line_rate_mbps 100000 &&
+	       rxe_cc_both acc_window_bytes "$WIN_BYTES" &&
+	       ip netns exec rxb tc qdisc add dev vb root netem delay 5ms; }; then
+		ktap_fail "window: set acc_window_bytes $WIN_BYTES and a 5 ms delay"
+		return
+	fi
+	if mix_server rxa 10.10.0.1 -T 100; then
+		mix_client rxb 10.10.0.1 -H -T 100 -i 4 -w 2 -W 16384 -R 65536 -d 2
+		win_sample rxe_b "$MIX_DIR/sampled-rxe_b.txt" & pb=$!
+		win_sample rxe_a "$MIX_DIR/sampled-rxe_a.txt" & pa=$!
+		RXE_PIDS+=("$pa" "$pb")
+		if mix_wait cli "^rc-mix: idle" 90; then
+			kill "$pa" "$pb" 2>/dev/null
+			wait "$pa" "$pb" 2>/dev/null
+			cli=$(win_qp rxe_b) srv=$(win_qp rxe_a)
+		fi
+		kill "$pa" "$pb" 2>/dev/null
+	fi
+	mix_end
+	mix_verified && verified=1
+	ip netns exec rxb tc qdisc del dev vb root
+	echo "# cap $WIN_BYTES B (frame $WIN_FRAME B); window max holds sampled-max:"
+	echo "# requester (rxe_b): $cli; READ responder (rxe_a): $srv"
+	ktap_check "window: READs and WRITEs verified with acc_window_bytes $WIN_BYTES" \
+		test $verified = 1
+	ktap_check "window: the requester's W stays within the cap + a frame ($cli)" \
+		win_within "$cli"
+	ktap_check "window: the READ responder's W stays within the cap + a frame ($srv)" \
+		win_within "$srv"
+}
+
+# WRITEs (and the final read-back) with every ACK lost after the first
+# batch: the requester is held by the cap with nothing acknowledged, the
+# retransmit timer (4.096 us << 15 = 134 ms) resends; once two retries
+# happened the ACKs pass again and the run must complete.
+window_loss_case() {
+	local verified=0 r0 r1='' i holds=- dropped=-
+	MIX_DIR=${OUT_DIR:-/tmp}/window-loss
+	mkdir -p "$MIX_DIR"
+	if mix_server rxa 10.10.0.1 -T 100; then
+		mix_client rxb 10.10.0.1 -G -H -T 100 -a 15 -i 8 -w 4 -W 16384 -R 0
+		mix_wait cli "^rc-mix: gate" 90 || echo "# the client never reached its gate"
+		r0=$(rxe_counter rxe_b completer_retry_err)
+		# every ACK (opcode 0x11 at IP 20 + UDP 8) from the responder
+		ip netns exec rxa tc qdisc add dev va clsact &&
+		ip netns exec rxa tc filter add dev va egress protocol ip u32 \
+			match u16 4791 0xffff at 22 match u8 0x11 0xff at 28 action drop
+		kill -USR2 "$MIX_CLI_PID"
+		for i in $(seq 100); do
+			r1=$(rxe_counter rxe_b completer_retry_err)
+			[ $((r1 - r0)) -ge 2 ] && break
+			sleep 0.1
+		done
+		dropped=$(ip netns exec rxa tc -s filter show dev va egress |
+			  awk '/Sent .* pkt/ {print $4; exit}')
+		ip netns exec rxa tc qdisc del dev va clsact
+		if mix_wait cli "^rc-mix: idle" 90; then
+			holds=$(rxe_rc_qps rxe_b cc_window_holds | awk '{print $2; exit}')
+			r1=$(rxe_counter rxe_b completer_retry_err)
+		fi
+	fi
+	mix_end
+	mix_verified && verified=1
+	ip netns exec rxa tc qdisc del dev va clsact 2>/dev/null
+	echo "# ACKs dropped: $dropped; retries: $((${r1:-0} - ${r0:-0})); window holds on rxe_b: $holds"
+	ktap_check "window, ACKs lost: the WRITEs verified after retries ($dropped ACKs lost, $((${r1:-0} - ${r0:-0})) retries, $holds holds)" \
+		test $verified = 1 -a $((${r1:-0} - ${r0:-0})) -ge 2 -a "${dropped:-0}" -gt 0 -a "${holds:-0}" -gt 0
+}
+
+window_case
+window_loss_case
+rxe_cc_both acc_window_bytes 0
+rxe_cc_both line_rate_mbps 0
+ktap_check "window: no splat" rxe_dmesg_clean
 
 ktap_finish
