@@ -400,7 +400,9 @@ bond_speed() { # NS DEV [WANT]: the netdev's speed in Mb/s (the bond is up)
 	done
 	echo "${s:-0}"
 }
-# bond_rates ALGO WANT: a flow rxd -> rxc with ALGO on both devices.
+# bond_rates ALGO WANT: a flow rxd -> rxc with ALGO on both devices, for
+# its duration (-D: a flow of -n packets could end before the QPs were
+# seen, as it did on 6.12 under load), killed once they were.
 # Every RC QP of rxe_c and rxe_d must run ALGO against line rate WANT
 # (b/s, drv_cc_line_rate_bps) and have started at it (trace event
 # rxe_cc_rate, why=start: one per QP); prints what it saw.
@@ -410,10 +412,10 @@ bond_rates() {
 	echo >$trace/trace
 	echo 1 >$trace/events/rxe_cc/rxe_cc_rate/enable
 	sgid=$(rxe_gid_index rxe_c 10.20.0.1); cgid=$(rxe_gid_index rxe_d 10.20.0.2)
-	ip netns exec rxc timeout 60 ib_write_bw -d rxe_c -x "$sgid" -n 300 -s 65536 >/dev/null 2>&1 &
+	ip netns exec rxc timeout 60 ib_write_bw -d rxe_c -x "$sgid" -D 30 -s 65536 >/dev/null 2>&1 &
 	pids=($!)
 	sleep 1
-	ip netns exec rxd timeout 60 ib_write_bw -d rxe_d -x "$cgid" -n 300 -s 65536 10.20.0.1 >/dev/null 2>&1 &
+	ip netns exec rxd timeout 60 ib_write_bw -d rxe_d -x "$cgid" -D 30 -s 65536 10.20.0.1 >/dev/null 2>&1 &
 	pids+=($!)
 	RXE_PIDS+=("${pids[@]}")
 	# until both ends have a QP and every RC QP runs ALGO (a QP shows
