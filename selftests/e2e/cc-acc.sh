@@ -52,7 +52,9 @@
 #           Then QPs destroyed (kill -9) while one is halted, devices
 #           deleted, rmmod.
 # CC_ACC_ONLY=victim runs the victim case alone (its 7 checks), to repeat
-# it.  Results stay in build/results/cc-acc/*/.  ~8 min.
+# it; CC_ACC_ONLY=incast the ACC incast runs alone (their 10 checks and the
+# splat check), to measure a change to ACC.  Results stay in
+# build/results/cc-acc/*/.  ~9 min.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-host.sh"
@@ -79,7 +81,8 @@ only=${CC_ACC_ONLY:-}
 case "$only" in
 '') ntests=21 ;;
 victim) ntests=7 ;;
-*) echo "cc-acc.sh: CC_ACC_ONLY must be empty or 'victim', not '$only'" >&2; exit 2 ;;
+incast) ntests=11 ;;
+*) echo "cc-acc.sh: CC_ACC_ONLY must be empty, 'victim' or 'incast', not '$only'" >&2; exit 2 ;;
 esac
 ktap_header "ACC on the lsw test bed ($rate per port, T = $period_us us)" "$ntests"
 rm -rf "$res"
@@ -109,7 +112,7 @@ run() {
 
 flows="0 2 0 $iters 65536; 1 2 1 $iters 65536"
 accs=() ras=() rd=1 re=1
-[ -n "$only" ] && acc_runs=0
+[ "$only" = victim ] && acc_runs=0
 for k in $(seq 1 "$acc_runs"); do
 	n=acc
 	[ "$k" -gt 1 ] && n=acc-$k
@@ -127,7 +130,7 @@ if [ -z "$only" ]; then
 	re=$?
 fi
 vi=${CC_VICTIM_ITERS:-50}
-E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mbps} h2:rate=${CC_VICTIM_SINK_RATE:-8Mbps}" \
+[ "$only" = incast ] || E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mbps} h2:rate=${CC_VICTIM_SINK_RATE:-8Mbps}" \
 	E2E_LSW_EXTRA="tcd_threshold ${CC_VICTIM_TCD_THRESHOLD:-15KB}" E2E_CC_KNOBS=$acc_knobs \
 	E2E_FLOWS="0 2 0 $vi 65536; 1 5 0 $vi 65536" \
 	run victim acc tcd s2:h2 "$here/cc-phases-guest.sh" \
@@ -135,9 +138,11 @@ E2E_HOST_SW="s1 s1 s2 s2 s2 s2" E2E_HOST_ARGS="h0:rate=${CC_CONGESTED_RATE:-10Mb
 	knob:rxe_h1:line_rate_mbps=${CC_VICTIM_MBPS:-8} \
 	flows kill:acc:halt
 rv=$?
+[ "$only" = incast ] && rv=0
 
 # --- (a) ACC with TCD -------------------------------------------------------
-# (a) and (b): the checks of the incast runs, not run with CC_ACC_ONLY.
+# (a) and (b): the checks of the incast runs, not run with CC_ACC_ONLY=victim
+# (with CC_ACC_ONLY=incast, those of the ACC runs alone).
 incast_checks() {
 fig() { keyval "$d/figures.txt" "$1"; }
 hps=() devs=() qs=() uds=() uas=() hfs=() tws=() pas=() done_runs=0 marks=()
@@ -204,6 +209,7 @@ if [ "${ras[0]}" -eq 0 ] && [ -f "$d/metrics.json" ]; then
 else
 	ktap_fail "acc: long-run shares (run failed)"
 fi
+[ "$only" = incast ] && return
 pa=$(printf '%s\n' "${pas[@]}" | sort -g | tail -n 1)
 if [ $rd -eq 0 ] && [ "${#pas[@]}" -eq "$acc_runs" ]; then
 	pd=$(get "$res/dcqcn" pfc_tx)
@@ -230,9 +236,10 @@ else
 fi
 
 }
-[ -z "$only" ] && incast_checks
+[ "$only" = victim ] || incast_checks
 
 # --- (c) victim, (d) destroy during a halt ------------------------------------
+victim_checks() {
 d=$res/victim
 r=$d/results.txt
 [ -f "$r" ] || : >"$r"
@@ -259,8 +266,11 @@ ktap_check "QPs destroyed by kill -9 while halted ($(val kill_state))" \
 	eval '[[ "$(val kill_state)" == "halt hit=1 "*"exited_early=0" ]]'
 ktap_check "then rdma link delete and rmmod rdma_rxe succeed (rmmod exit $(val kill_rmmod), links left $(val kill_links_left), module left $(val kill_module_left))" \
 	[ "$(val kill_rmmod)" = 0 -a "$(val kill_links_left)" = 0 -a "$(val kill_module_left)" = 0 -a $rv -eq 0 ]
+}
+[ "$only" = incast ] || victim_checks
 runs=("${accs[@]}" dcqcn ecn victim)
-[ -n "$only" ] && runs=(victim)
+[ "$only" = victim ] && runs=(victim)
+[ "$only" = incast ] && runs=("${accs[@]}")
 ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" "${runs[@]}"
 ktap_diag "wall time $(($(date +%s) - t0)) s"
 ktap_finish
