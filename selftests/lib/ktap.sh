@@ -30,6 +30,22 @@ ktap_check() {
 	if "$@"; then ktap_pass "$desc"; else ktap_fail "$desc"; fi
 }
 
+# ktap_check_todo WHY DESC CMD...: a check of a goal the code is known not
+# to meet yet (WHY says where that is written down).  It runs and prints
+# its figures as any check, as "not ok ... # TODO WHY" when it fails
+# (TAP's known failure: run-all counts it as todo, not as failed) and
+# "ok ... # TODO WHY" when it passes, so that the day it holds is seen.
+ktap_check_todo() {
+	local why=$1 desc=$2
+	shift 2
+	KTAP_N=$((KTAP_N + 1))
+	if "$@"; then
+		echo "ok $KTAP_N - $desc # TODO $why"
+	else
+		echo "not ok $KTAP_N - $desc # TODO $why"
+	fi
+}
+
 ktap_finish() {
 	[ "$KTAP_FAILED" -eq 0 ]
 }
