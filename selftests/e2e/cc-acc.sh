@@ -145,7 +145,6 @@ vi=${CC_VICTIM_ITERS:-50}
 	knob:rxe_h1:line_rate_mbps=${CC_VICTIM_MBPS:-8} \
 	flows kill:acc:halt
 rv=$?
-[ "$only" = incast ] && rv=0
 
 # --- (a) ACC with TCD -------------------------------------------------------
 # (a) and (b): the checks of the incast runs, not run with CC_ACC_ONLY=victim

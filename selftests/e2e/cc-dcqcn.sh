@@ -87,6 +87,7 @@ rd=$?
 for i in 2 3; do
 	E2E_LSW_EXTRA=$marking E2E_FLOWS=$flows run dcqcn-$i dcqcn red "$here/guest-flows.sh"
 done
+dcqcn_runs=(dcqcn dcqcn-2 dcqcn-3)
 E2E_LSW_EXTRA=$(printf 'red_kmin 1000\nred_kmax 4000\nred_pmax 1.0') \
 	run phases dcqcn red "$here/cc-phases-guest.sh" \
 	minrate:${CC_MINRATE:-12} minrate:1 badknobs switch kill:dcqcn:paced
@@ -119,7 +120,7 @@ if [ $rd -eq 0 ]; then
 			if (f <= 0) exit 1; printf "%.1f %.2f %.2f %.2f\n", 100 * d / f, a, b, f}'
 	}
 	sps=()
-	for n in dcqcn dcqcn-2 dcqcn-3; do
+	for n in "${dcqcn_runs[@]}"; do
 		read -r sp a b f < <(spread "$n") || continue
 		ktap_diag "dcqcn: run $n: flows $a / $b Mb/s, fair share $f, worse flow $sp % off, Jain $(get "$res/$n" jain), queue mean $(get "$res/$n" queue_mean_bytes | cut -d. -f1) B"
 		sps+=("$sp")
@@ -133,7 +134,7 @@ if [ $rd -eq 0 ]; then
 	# waits for pacer credit: at a rate near the floor its next packet,
 	# the next event otherwise, is seconds away.  The longest gap between
 	# two rate events of one sender below the line rate, over the runs.
-	gap=$(for n in dcqcn dcqcn-2 dcqcn-3; do
+	gap=$(for n in "${dcqcn_runs[@]}"; do
 		[ -f "$res/$n/cc-rate.dat" ] && sed "s/^/$n /" "$res/$n/cc-rate.dat"
 	done | awk -v line="$line" '$2 !~ /^#/ && NF >= 4 {
 		k = $1 " " $3
@@ -207,6 +208,6 @@ ktap_check "QPs paced at ${CC_PACED_MBPS:-5} Mb/s and running when killed ($(val
 	eval '[[ "$(val kill_state)" == "paced hit=1 "*"exited_early=0" ]]'
 ktap_check "kill -9, rdma link delete, rmmod rdma_rxe: succeeds (rmmod exit $(val kill_rmmod), links left $(val kill_links_left), module left $(val kill_module_left))" \
 	[ "$(val kill_rmmod)" = 0 -a "$(val kill_links_left)" = 0 -a "$(val kill_module_left)" = 0 -a $rp -eq 0 ]
-ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" none dcqcn dcqcn-2 dcqcn-3 phases
+ktap_check "no splat in the guest kernel logs (unload included)" splats "$res" none "${dcqcn_runs[@]}" phases
 ktap_diag "wall time $(($(date +%s) - t0)) s"
 ktap_finish

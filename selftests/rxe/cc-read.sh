@@ -225,7 +225,7 @@ win_within() {
 # included, take 5 ms more (netem), so that each end has 4 frames in
 # flight well within an RTT.
 window_case() {
-	local verified=0 cli='- - - -' srv='- - - -' pa pb
+	local verified=0 idle=0 cli='- - - -' srv='- - - -' pa pb
 	MIX_DIR=${OUT_DIR:-/tmp}/window
 	mkdir -p "$MIX_DIR"
 	if ! { rxe_cc_both algorithm acc && rxe_cc_both line_rate_mbps 100000 &&
@@ -239,12 +239,10 @@ window_case() {
 		win_sample rxe_b "$MIX_DIR/sampled-rxe_b.txt" & pb=$!
 		win_sample rxe_a "$MIX_DIR/sampled-rxe_a.txt" & pa=$!
 		RXE_PIDS+=("$pa" "$pb")
-		if mix_wait cli "^rc-mix: idle" 90; then
-			kill "$pa" "$pb" 2>/dev/null
-			wait "$pa" "$pb" 2>/dev/null
-			cli=$(win_qp rxe_b) srv=$(win_qp rxe_a)
-		fi
+		mix_wait cli "^rc-mix: idle" 90 && idle=1
 		kill "$pa" "$pb" 2>/dev/null
+		wait "$pa" "$pb" 2>/dev/null
+		[ $idle = 1 ] && cli=$(win_qp rxe_b) srv=$(win_qp rxe_a)
 	fi
 	mix_end
 	mix_verified && verified=1
