@@ -4,12 +4,16 @@
 # userspace/rxe-acc-setup, what rxe-acc.service runs at boot, on the real
 # module: links made from a config whose netdev appears late, knobs set
 # through rxe-cc, a second start idempotent, a knob the kernel refuses
-# value refused reported, stop deleting the links.  The VM has no systemd as init, so
-# the unit's ExecStart/ExecStop commands run directly.
+# value refused reported, stop deleting the links; then the unit itself
+# under systemd (lib-systemd.sh: the root's systemd as PID 1 of a
+# namespace of its own, the tree's files installed where the
+# rxe-acc-tools package puts them): enabled, started at boot, reloaded
+# after an edit, stopped at shutdown.
 # Runs in the test VM: selftests/rxe/vm-suite setup.sh (rxe-cc built).
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"
+. "$here/lib-systemd.sh"
 
 SETUP=$here/../../userspace/rxe-acc-setup/rxe-acc-setup
 export RXE_CC=$here/../../userspace/rxe-cc/rxe-cc
@@ -19,11 +23,13 @@ cleanup() {
 	rdma link delete rxs0 2>/dev/null
 	rdma link delete rxs1 2>/dev/null
 	ip link delete sva 2>/dev/null
+	rdma link delete rxsd0 2>/dev/null
+	ip link delete sdv0 2>/dev/null
 	rm -f "$conf" "$err"
 }
 trap cleanup EXIT
 
-ktap_header "rxe-acc-setup: boot-time links and knobs" 7
+ktap_header "rxe-acc-setup: boot-time links and knobs" 11
 cc() { cat "/sys/class/infiniband/$1/ports/1/cc/$2"; }
 
 cat >"$conf" <<'C'
@@ -70,8 +76,14 @@ rc=$?
 ktap_check "a netdev that never comes: status 1, one line" \
 	test $rc = 1 -a "$(wc -l <"$err")" = 1 -a ! -e /sys/class/infiniband/rxs0
 sed 's/^/# /' "$err"
-# the unit's own file, as installed, names these commands
-unit=$here/../../userspace/rxe-acc-setup/rxe-acc.service
-ktap_check "the unit runs start at boot and stop at shutdown" \
-	test "$(sed -n 's/^ExecStart=//p;s/^ExecStop=//p' "$unit" | tr '\n' ';')" = \
-	     "/usr/sbin/rxe-acc-setup start /etc/rxe-acc.conf;/usr/sbin/rxe-acc-setup stop /etc/rxe-acc.conf;"
+
+# The unit under systemd, its files where rxe-acc-tools installs them (in
+# the guest's overlay of the root).
+src=$here/../../userspace
+if sd_have / >/dev/null; then
+	install -D -m 0755 "$src/rxe-cc/rxe-cc" /usr/sbin/rxe-cc &&
+		install -D -m 0755 "$src/rxe-acc-setup/rxe-acc-setup" /usr/sbin/rxe-acc-setup &&
+		install -D -m 0644 "$src/rxe-acc-setup/rxe-acc.service" /lib/systemd/system/rxe-acc.service
+fi
+sd_ktap "under systemd"
+ktap_finish
