@@ -21,7 +21,8 @@
 #                VERSION from git; needs linux-source-SERIES, not the roots
 #                (dkms/mkdeb)
 #   make check-deb  the DKMS package installed on 6.1, 6.12 and 7.2 in the
-#                VM (~15 min)
+#                VM, the tools package on 6.1; make deb on a plain Debian 12
+#                box (a debootstrap'd bookworm, cached) (~40 min)
 #   make check-debug [KVER=...]  netns, cc and fault suites on a KASAN/
 #                lockdep/kmemleak kernel built from the linux-source of KVER's
 #                series (6.1 by default; 6.12, 7.2) (long: selftests/fault)
@@ -123,10 +124,12 @@ check-32bit: build/.src-stamp
 deb:
 	./dkms/mkdeb
 
-# every series in the package: the VM installs it on each kernel
+# every series in the package: the VM installs it on each kernel; then
+# make deb on a plain Debian 12 box (dkms/tests/plain-box)
 check-deb:
 	RXE_ALL_SERIES=1 ./dkms/mkdeb
 	./selftests/rxe/dkms-kernels
+	./dkms/tests/plain-box
 
 clean:
 	-@test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1
