@@ -13,6 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * RDMA_NLDEV_ATTR_DRIVER_DETAILS (u8: "rdma -dd"), by its ABI value: the
+ * UAPI enum has it only in newer headers (Debian 12's linux-libc-dev
+ * 6.1.192 has it, 6.1.176 does not), and a kernel without it ignores the
+ * attribute, so rxe-cc builds and runs with either.
+ */
+enum { RXE_CC_NLDEV_ATTR_DRIVER_DETAILS = 97 };
+
 typedef int (*msg_cb)(const struct nlmsghdr *nlh, void *arg);
 
 /* Sends a dump request built by the caller in BUF, runs CB on replies. */
@@ -146,7 +154,7 @@ int nl_qps(uint32_t index, void (*fn)(const struct qp_info *qp, void *arg),
 		return -ENOMEM;
 	nlh = put_request(buf, RDMA_NLDEV_CMD_RES_QP_GET);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, index);
-	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_DRIVER_DETAILS, 1);
+	mnl_attr_put_u8(nlh, RXE_CC_NLDEV_ATTR_DRIVER_DETAILS, 1);
 	ret = nl_dump(buf, nlh, qp_cb, &w);
 	free(buf);
 	if (ret == -EINVAL)	/* the kernel's answer for an unknown index */
