@@ -27,7 +27,8 @@
 #                lockdep/kmemleak kernel built from the linux-source of KVER's
 #                series (6.1 by default; 6.12, 7.2) (long: selftests/fault)
 #   make soak    SOAK_MIN (30) minutes of mixed traffic with churn in the VM
-#   make check-lab  the lab runner (eval/run --lab) on the test bed (~12 min)
+#   make check-lab  the lab runner (eval/run --lab) on the test bed, as root
+#                and as a user with sudo over an ECN-only switch (~15 min)
 #   make clean
 
 KVER ?= $(shell cat .kver 2>/dev/null || sed -n 's/^KVER=//p' scripts/kver)

@@ -8,7 +8,9 @@
 # (lib-host.sh e2e_ssh_setup), with lsw as the switch.  Prints "# lab: ..."
 # lines and "LAB-RESULT name ok|fail detail" lines for the host side to
 # assert on; $OUT_DIR/guest-ready once sshd listens; ends when the host
-# side writes $OUT_DIR/host-done.
+# side writes $OUT_DIR/host-done.  LAB_SSH_ONLY=1: no pre-flight cases,
+# only the hosts and sshd (the second VM of lab.sh, its hosts reached as a
+# user with sudo).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-guest.sh"
 trap 'rxe_cleanup; cleanup_extra' EXIT
@@ -54,32 +56,37 @@ local_host() {
 
 inv=$OUT_DIR/lab.conf
 inventory "$inv"
-# Unreachable: a namespace that does not exist.
-inventory "$OUT_DIR/bad-unreach.conf" "$(local_host rxe_h1 | sed 's/^local = yes/netns = nosuchns/')"
-preflight unreachable "unreachable" 1 "$OUT_DIR/bad-unreach.conf"
-# A stock rdma_rxe: a device without cc/ (an empty tmpfs over it, seen by
-# a host on this machine; a namespace's own sysfs would not show it).
-cc1=$(readlink -f /sys/class/infiniband/rxe_h1)/ports/1/cc
-mkdir -p /tmp/cc-copy && cp -a "$cc1"/. /tmp/cc-copy/ 2>/dev/null
-mount -t tmpfs none "$cc1" && mnt+=("$cc1")
-inventory "$OUT_DIR/bad-stock.conf" "$(local_host rxe_h1)"
-preflight stock "stock rdma_rxe" 1 "$OUT_DIR/bad-stock.conf"
-umount "$cc1" && mnt=()
-# The algorithm missing: cc/available without acc.
-echo "none dcqcn" >/tmp/avail
-mount --bind /tmp/avail "$cc1/available" && mnt+=("$cc1/available")
-preflight noalgo "does not offer acc" 1 "$OUT_DIR/bad-stock.conf"
-umount "$cc1/available" && mnt=()
-# perftest missing: a PATH with everything but perftest's tools.
-bin=/tmp/nopt
-mkdir -p "$bin"
-for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
-	for f in "$d"/*; do
-		case "${f##*/}" in ib_*) continue ;; esac
-		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}" 2>/dev/null
+# The pre-flight cases, through the netns transport.
+preflight_cases() {
+	local cc1 bin d f
+	# Unreachable: a namespace that does not exist.
+	inventory "$OUT_DIR/bad-unreach.conf" "$(local_host rxe_h1 | sed 's/^local = yes/netns = nosuchns/')"
+	preflight unreachable "unreachable" 1 "$OUT_DIR/bad-unreach.conf"
+	# A stock rdma_rxe: a device without cc/ (an empty tmpfs over it, seen by
+	# a host on this machine; a namespace's own sysfs would not show it).
+	cc1=$(readlink -f /sys/class/infiniband/rxe_h1)/ports/1/cc
+	mkdir -p /tmp/cc-copy && cp -a "$cc1"/. /tmp/cc-copy/ 2>/dev/null
+	mount -t tmpfs none "$cc1" && mnt+=("$cc1")
+	inventory "$OUT_DIR/bad-stock.conf" "$(local_host rxe_h1)"
+	preflight stock "stock rdma_rxe" 1 "$OUT_DIR/bad-stock.conf"
+	umount "$cc1" && mnt=()
+	# The algorithm missing: cc/available without acc.
+	echo "none dcqcn" >/tmp/avail
+	mount --bind /tmp/avail "$cc1/available" && mnt+=("$cc1/available")
+	preflight noalgo "does not offer acc" 1 "$OUT_DIR/bad-stock.conf"
+	umount "$cc1/available" && mnt=()
+	# perftest missing: a PATH with everything but perftest's tools.
+	bin=/tmp/nopt
+	mkdir -p "$bin"
+	for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+		for f in "$d"/*; do
+			case "${f##*/}" in ib_*) continue ;; esac
+			[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}" 2>/dev/null
+		done
 	done
-done
-preflight noperf "perftest missing" 3 "$inv" PATH="$bin"
+	preflight noperf "perftest missing" 3 "$inv" PATH="$bin"
+}
+[ "${LAB_SSH_ONLY:-0}" = 1 ] || preflight_cases
 
 # The host side's turn: the restore on a kill and the run, over ssh.
 e2e_sshd "$OUT_DIR/ssh" || { echo "# lab: sshd did not start: $(tail -n 2 "$OUT_DIR/sshd.log")"; exit 1; }

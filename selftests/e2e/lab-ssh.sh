@@ -6,6 +6,8 @@
 #   lab_ssh DIR PORT SECONDS ALGOS   the cases below, once lab-guest.sh's
 #                      sshd listens; "LAB-RESULT name ok|fail detail"
 #                      lines on stdout, "# lab: ..." notes on stderr
+#   lab_ssh_sudo DIR PORT SECONDS   the run as a lab without root logins
+#                      and with a plain WRED/ECN switch runs it (below)
 #   lab_ssh_end        end the ssh masters and the runner lab_ssh started
 #
 # DIR is the VM's results dir, with e2e_ssh_setup's keys in DIR/ssh; the
@@ -163,6 +165,89 @@ perftest" ] && break
 		lab_res run-restore ok "knobs as before"
 	else
 		lab_res run-restore fail "knobs changed by the run"
+	fi
+	lab_ssh_end
+}
+
+# lab_ssh_sudo DIR PORT SECONDS: the runner as a lab whose hosts take no
+# root login and whose switch marks ECN only runs it: each host reached
+# as E2E_SSH_SUDO_USER (e2e_ssh_setup's sudo-hK), every command through
+# sudo -n (inventory sudo = yes), and marking = ecn with lsw, in this VM,
+# a RED step at ACC's K as a commodity WRED/ECN switch would mark (CE,
+# no UE).  S2-2to1 with ACC.  Cases: sudo-user (the ssh user is not root,
+# sudo -n makes it root), sudo-run (the run passes, every host over ssh
+# with sudo), sudo-restore (every knob back), sudo-ecn (the run recorded
+# marking = ecn, ACC's senders were told of CE marks and of no UE, and
+# halted).
+lab_ssh_sudo() {
+	local d=$1 port=$2 secs=$3 h rc before after who wu wid wr inv m want out
+	local main=$E2E_TOP/eval/lab/main.py su=${E2E_SSH_SUDO_USER:-rxelab}
+	# shellcheck disable=SC2034 # e2e_inventory's hosts and how to reach them
+	local E2E_DEVS=(rxe_h0 rxe_h1 rxe_h2) E2E_INV_REACH=ssh E2E_INV_DEST_PREFIX=sudo-
+	LAB_SSH_CFG=$d/ssh/ssh_config
+	for h in guest sudo-h0 sudo-h1 sudo-h2; do
+		ssh -F "$LAB_SSH_CFG" -o BatchMode=yes -fNM "$h" </dev/null >/dev/null \
+			2>>"$d/ssh.log" && LAB_SSH_MASTERS+=("$h")
+	done
+	echo "masters to ${LAB_SSH_MASTERS[*]} on 127.0.0.1:$port" | lab_note
+	python3 "$E2E_DIR/clock-step.py" "$LAB_SSH_CFG" guest 2>&1 | lab_note
+
+	who=$(ssh -F "$LAB_SSH_CFG" -o BatchMode=yes sudo-h0 'id -un; id -u; sudo -n id -un' 2>&1 |
+		tr '\n' ' ')
+	read -r wu wid wr _ <<<"$who"
+	if [ "$wu" = "$su" ] && [[ $wid =~ ^[1-9][0-9]*$ ]] && [ "$wr" = root ]; then
+		lab_res sudo-user ok "ssh sudo-h0 runs as $su (uid $wid), sudo -n as root"
+	else
+		lab_res sudo-user fail "ssh sudo-h0: '$who', want '$su UID root'"
+	fi
+
+	inv=$d/lab-sudo.conf
+	e2e_inventory "ssh_config = ssh/ssh_config
+sample_ms = 50
+switch_interval_ms = 250
+sudo = yes
+marking = ecn
+$(lab_switch "$d")" >"$inv"
+	before=$(lab_knobs)
+	timeout $((secs * 20 + 300)) python3 "$main" --lab "$inv" --scenario S2-2to1 --algos acc \
+		--seconds "$secs" --perf-args "-u 21" --out "$d/lab" >"$d/lab.log" 2>&1
+	rc=$?
+	after=$(lab_knobs)
+	tail -n 12 "$d/lab.log" | sed 's/^/sudo run: /' | lab_note
+	h=$(grep -m1 -o 'hosts checked: .*' "$d/lab.log")
+	want="hosts checked: h0 (ssh sudo-h0, sudo), h1 (ssh sudo-h1, sudo), h2 (ssh sudo-h2, sudo)"
+	if [ $rc -ne 0 ]; then
+		lab_res sudo-run fail "exit $rc"
+	elif [ "$h" != "$want" ]; then
+		lab_res sudo-run fail "not every host over ssh with sudo: ${h:-no hosts checked}"
+	else
+		lab_res sudo-run ok "exit 0, $h"
+	fi
+	if [ -n "$before" ] && [ "$before" = "$after" ]; then
+		lab_res sudo-restore ok "knobs as before"
+	else
+		lab_res sudo-restore fail "knobs changed by the run (or unread)"
+	fi
+	m=$d/lab/S2-2to1/acc
+	if out=$(python3 - "$m" <<'PY'
+import json, os, sys
+m = sys.argv[1]
+mark = open(os.path.join(m, 'switch-marking.txt')).read()
+js = json.load(open(os.path.join(m, 'metrics.json')))
+ce = [f.get('echo_ce', 0) for f in js['flows']]
+ue = [f.get('echo_ue', 0) for f in js['flows']]
+print('marking = ecn recorded: %s; CE/UE echoed per flow %s; halts %d; '
+      'all-active window %.2f s'
+      % ('marking = ecn' in mark and 'red_kmin' in mark,
+         ' '.join('%d/%d' % x for x in zip(ce, ue)), js.get('trace_halts', 0),
+         js.get('window_s') or 0))
+sys.exit(0 if 'marking = ecn' in mark and 'red_kmin' in mark and len(ce) == 2 and
+         all(c > 0 for c in ce) and not any(ue) and js.get('trace_halts', 0) > 0 else 1)
+PY
+	); then
+		lab_res sudo-ecn ok "$out"
+	else
+		lab_res sudo-ecn fail "${out:-no metrics in $m}"
 	fi
 	lab_ssh_end
 }

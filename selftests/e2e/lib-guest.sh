@@ -80,10 +80,27 @@ e2e_hosts() {
 # (make deps) but not its config: this one takes keys only, for root,
 # many sessions per connection (the runner multiplexes its commands on
 # one master connection per host).  Its PID joins RXE_PIDS (rxe_cleanup).
+# For each DIR/authorized_keys.USER, USER is made (in the guest's overlay
+# of the root: nothing of it reaches the host) with password-less sudo
+# (/etc/sudoers.d), and takes those keys.
 e2e_sshd() {
-	local d=/run/e2e-ssh i
-	{ [ -d "$d" ] || mkdir -m 700 "$d"; } && mkdir -p /run/sshd || return 1
-	install -m 600 "$1/host_key" "$1/authorized_keys" "$d/" || return 1
+	local d=/run/e2e-ssh i f u
+	{ [ -d "$d" ] || mkdir -m 711 "$d"; } && mkdir -p /run/sshd || return 1
+	install -m 600 "$1/host_key" "$d/" &&
+		install -m 600 "$1/authorized_keys" "$d/authorized_keys.root" || return 1
+	for f in "$1"/authorized_keys.*; do
+		[ -e "$f" ] || continue
+		u=${f##*.}
+		command -v sudo >/dev/null || { echo "e2e_sshd: no sudo for $u" >&2; return 1; }
+		id "$u" >/dev/null 2>&1 || useradd -m -s /bin/sh "$u" || return 1
+		# "*": no password, but not locked (sshd refuses a locked account)
+		usermod -p '*' "$u" || return 1
+		echo "$u ALL=(ALL) NOPASSWD: ALL" >"/etc/sudoers.d/e2e-$u" &&
+			chmod 440 "/etc/sudoers.d/e2e-$u" || return 1
+		# sudo resolves the host name; the guest's is not in the root's hosts
+		grep -qw "$(hostname)" /etc/hosts || echo "127.0.1.1 $(hostname)" >>/etc/hosts
+		install -m 600 -o "$u" -g "$u" "$f" "$d/authorized_keys.$u" || return 1
+	done
 	# The host's dotfiles are not the guest's: bash sources root's
 	# .bashrc for a command over ssh, and this machine's (pyenv) took 4 s
 	# a command in TCG and put its shims first in PATH.
@@ -91,7 +108,7 @@ e2e_sshd() {
 	cat >"$d/sshd_config" <<EOF
 ListenAddress 10.0.2.15:22
 HostKey $d/host_key
-AuthorizedKeysFile $d/authorized_keys
+AuthorizedKeysFile $d/authorized_keys.%u
 PermitRootLogin prohibit-password
 PasswordAuthentication no
 KbdInteractiveAuthentication no

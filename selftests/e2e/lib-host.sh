@@ -29,7 +29,8 @@
 #
 #   e2e_ssh_setup DIR PORT NAMES...   keys and an ssh_config to reach the
 #                 guest's namespaces NAMES over ssh (E2E_VM_ARGS
-#                 "--ssh-port PORT", lib-guest.sh e2e_sshd DIR)
+#                 "--ssh-port PORT", lib-guest.sh e2e_sshd DIR); a name
+#                 sudo-hK reaches namespace hK as a user with sudo, not root
 #   e2e_tcp_port  a loopback TCP port that was free a moment ago
 # The guest's hosts are h0..h(N-1), host K = NIC ethK = 10.0.0.(K+1), MAC
 # 52:54:00:00:01:KK (hex K+1), lsw port "hK".
@@ -81,9 +82,15 @@ e2e_tcp_port() {
 # it runs with the options of the key that opened it): an ssh handshake
 # takes seconds in TCG.  The caller starts the masters (ssh -fNM) and ends
 # them (ssh -O exit).
+# A name sudo-hK is namespace hK for user E2E_SSH_SUDO_USER (rxelab), as
+# a lab whose hosts take no root login has it: its key (in
+# DIR/authorized_keys.USER, which e2e_sshd installs for a user it makes,
+# with password-less sudo) enters hK as root, then drops to USER, who
+# must use sudo for anything privileged.
 e2e_ssh_setup() {
-	local d=$1 port=$2 n
+	local d=$1 port=$2 n user cmd
 	local opts=no-pty,no-port-forwarding,no-agent-forwarding,no-X11-forwarding
+	local su=${E2E_SSH_SUDO_USER:-rxelab}
 	shift 2
 	rm -rf "$d" && mkdir -p "${d%/*}" && mkdir -m 700 "$d" || return 1
 	ssh-keygen -q -t ed25519 -N '' -C e2e-host -f "$d/host_key" || return 1
@@ -92,16 +99,22 @@ e2e_ssh_setup() {
 	: >"$d/ssh_config"
 	for n in guest "$@"; do
 		ssh-keygen -q -t ed25519 -N '' -C "e2e-$n" -f "$d/id_$n" || return 1
-		if [ "$n" = guest ]; then
-			cat "$d/id_$n.pub"
-		else
-			echo "command=\"exec nsenter --net=/run/netns/$n sh -c \\\"\$SSH_ORIGINAL_COMMAND\\\"\",$opts $(cat "$d/id_$n.pub")"
-		fi >>"$d/authorized_keys"
+		user=root
+		case $n in
+		guest) cat "$d/id_$n.pub" >>"$d/authorized_keys" ;;
+		sudo-*)
+			user=$su
+			cmd="exec sudo -n nsenter --net=/run/netns/${n#sudo-} setpriv --reuid=$su --regid=$su --init-groups env HOME=/home/$su USER=$su LOGNAME=$su sh -c \\\"\$SSH_ORIGINAL_COMMAND\\\""
+			echo "command=\"$cmd\",$opts $(cat "$d/id_$n.pub")" >>"$d/authorized_keys.$su" ;;
+		*)
+			echo "command=\"exec nsenter --net=/run/netns/$n sh -c \\\"\$SSH_ORIGINAL_COMMAND\\\"\",$opts $(cat "$d/id_$n.pub")" \
+				>>"$d/authorized_keys" ;;
+		esac
 		cat >>"$d/ssh_config" <<EOF
 Host $n
 	HostName 127.0.0.1
 	Port $port
-	User root
+	User $user
 	IdentityFile $d/id_$n
 	IdentitiesOnly yes
 	UserKnownHostsFile $d/known_hosts

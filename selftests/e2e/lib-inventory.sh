@@ -7,7 +7,8 @@
 # lab runner (eval/lab/inventory.py): each host of E2E_DEVS (rxe_hK) its
 # network namespace hK, reached by E2E_INV_REACH: netns (the default: the
 # runner in the guest) or ssh (the runner on the host, through
-# lib-host.sh's e2e_ssh_setup, whose Host hK enters namespace hK); the
+# lib-host.sh's e2e_ssh_setup, whose Host hK enters namespace hK; with
+# E2E_INV_DEST_PREFIX=sudo- its Host sudo-hK, as a user with sudo); the
 # data and control DSCPs, the line rate and perftest's nice level as
 # e2e_flows and e2e_cc_setup use them; the bed's unscaled settings; the
 # base RTT E2E_BASE_RTT_US the host's scaling gives (eval/scaling.py
@@ -28,7 +29,8 @@ e2e_inventory() {
 	fi
 	for dev in "${E2E_DEVS[@]}"; do
 		k=${dev#rxe_h}
-		printf '[host h%d]\n%s = h%d\nrdma = %s\nnetdev = eth%d\nip = 10.0.0.%d\n' \
-			"$k" "${E2E_INV_REACH:-netns}" "$k" "$dev" "$k" "$((k + 1))"
+		printf '[host h%d]\n%s = %sh%d\nrdma = %s\nnetdev = eth%d\nip = 10.0.0.%d\n' \
+			"$k" "${E2E_INV_REACH:-netns}" "${E2E_INV_DEST_PREFIX:-}" "$k" "$dev" "$k" \
+			"$((k + 1))"
 	done
 }
