@@ -70,21 +70,28 @@ EOF
 	echo "switch_pfc_frames = tail -n 300 $d/lsw-timeseries.csv | awk -F, 'NF == 13 && \$4 == 3 {v[\$3] = \$12} END {for (p in v) s += v[p]; print s + 0}'"
 }
 
+# lab_ssh_start DIR PORT DEST...: a master connection to the guest and to
+# each DEST, which the runner's commands find by their ControlPath (one
+# handshake each); then the guest's clock to ours, as a lab's chrony
+# keeps its hosts.
+lab_ssh_start() {
+	local d=$1 port=$2 h
+	shift 2
+	LAB_SSH_CFG=$d/ssh/ssh_config
+	for h in guest "$@"; do
+		ssh -F "$LAB_SSH_CFG" -o BatchMode=yes -fNM "$h" </dev/null >/dev/null \
+			2>>"$d/ssh.log" && LAB_SSH_MASTERS+=("$h")
+	done
+	echo "masters to ${LAB_SSH_MASTERS[*]} on 127.0.0.1:$port" | lab_note
+	python3 "$E2E_DIR/clock-step.py" "$LAB_SSH_CFG" guest 2>&1 | lab_note
+}
+
 lab_ssh() {
 	local d=$1 port=$2 secs=$3 algos=$4 h i rc before after err left inv
 	local main=$E2E_TOP/eval/lab/main.py
 	# shellcheck disable=SC2034 # e2e_inventory's hosts and how to reach them
 	local E2E_DEVS=(rxe_h0 rxe_h1 rxe_h2) E2E_INV_REACH=ssh
-	LAB_SSH_CFG=$d/ssh/ssh_config
-	# A master connection per destination, which the runner's commands
-	# find by their ControlPath: one handshake each.
-	for h in guest h0 h1 h2; do
-		ssh -F "$LAB_SSH_CFG" -o BatchMode=yes -fNM "$h" </dev/null >/dev/null \
-			2>>"$d/ssh.log" && LAB_SSH_MASTERS+=("$h")
-	done
-	echo "masters to ${LAB_SSH_MASTERS[*]} on 127.0.0.1:$port" | lab_note
-	# The guest's clock to ours, as a lab's chrony keeps its hosts.
-	python3 "$E2E_DIR/clock-step.py" "$LAB_SSH_CFG" guest 2>&1 | lab_note
+	lab_ssh_start "$d" "$port" h0 h1 h2
 
 	# The inventory: the runner on this machine samples the NICs every
 	# 50 ms (each sample costs the guest's one vCPU) and reads the queue
@@ -184,13 +191,7 @@ lab_ssh_sudo() {
 	local main=$E2E_TOP/eval/lab/main.py su=${E2E_SSH_SUDO_USER:-rxelab}
 	# shellcheck disable=SC2034 # e2e_inventory's hosts and how to reach them
 	local E2E_DEVS=(rxe_h0 rxe_h1 rxe_h2) E2E_INV_REACH=ssh E2E_INV_DEST_PREFIX=sudo-
-	LAB_SSH_CFG=$d/ssh/ssh_config
-	for h in guest sudo-h0 sudo-h1 sudo-h2; do
-		ssh -F "$LAB_SSH_CFG" -o BatchMode=yes -fNM "$h" </dev/null >/dev/null \
-			2>>"$d/ssh.log" && LAB_SSH_MASTERS+=("$h")
-	done
-	echo "masters to ${LAB_SSH_MASTERS[*]} on 127.0.0.1:$port" | lab_note
-	python3 "$E2E_DIR/clock-step.py" "$LAB_SSH_CFG" guest 2>&1 | lab_note
+	lab_ssh_start "$d" "$port" sudo-h0 sudo-h1 sudo-h2
 
 	who=$(ssh -F "$LAB_SSH_CFG" -o BatchMode=yes sudo-h0 'id -un; id -u; sudo -n id -un' 2>&1 |
 		tr '\n' ' ')
