@@ -124,14 +124,19 @@ latch_case() {
 }
 ktap_check "a stale counting ACK does not latch cc_peer_counts" latch_case
 
+# A read ACK acknowledges read responses, whose PSNs are the requests'
+# (the responder's rq-psn), not the responder's own send PSNs: 2^20
+# behind sq-psn fell inside the responses' window once on 6.12 (sq-psn
+# 10419037, rq-psn 9369508 at the start, rc-mix's READs then moving the
+# window across 9370461), and the ACKs were rightly believed.
 readack_case() {
 	local qpn psn ra0 ra1 m
-	read -r qpn psn ra0 <<<"$(qp rxe_a sq-psn cc_read_acks)"
+	read -r qpn psn ra0 <<<"$(qp rxe_a rq-psn cc_read_acks)"
 	cnt rxe_a r0
 	to_a --qpn "$qpn" --psn "$psn" --mix readack >/dev/null || return 1
 	sleep 0.5
 	cnt rxe_a r1
-	read -r _ _ ra1 <<<"$(qp rxe_a sq-psn cc_read_acks)"
+	read -r _ _ ra1 <<<"$(qp rxe_a rq-psn cc_read_acks)"
 	m=$(moved r0 r1 "${ACK_COUNTERS[@]}")
 	echo "# cc_read_acks of READ responder QP $qpn: $ra0 before, $ra1 after $n lone read ACKs; counters moved:${m:- none}"
 	[ "$ra0" = 0 ] && [ "$ra1" = 0 ] && [ -z "$m" ]
