@@ -260,9 +260,10 @@ for algo in ${algos//,/ }; do
 		rl=$(get "$l" halts_per_s_flow)
 		wb=$(bget trace_within_share) wl=$(get "$l" trace_within_share)
 		# the built-in repeats' lowest and highest, widened by 25 %
-		read -r rlo rhi < <(bvals halts_per_s_flow | sort -g |
-			awk 'NR == 1 {lo = $1} {hi = $1} END {print lo / 1.25, hi * 1.25}')
-		ktap_check "$algo: halts/s per flow $(f2 "$rl") within the built-in runs' $(bvals halts_per_s_flow | xargs printf '%.2f ' | sed 's/ $//; s/ /, /g') widened by 25 % ($(f2 "$rlo")-$(f2 "$rhi"))" \
+		mapfile -t rbs < <(bvals halts_per_s_flow | sort -g)
+		rlo=$(awk -v x="${rbs[0]}" 'BEGIN {print x / 1.25}')
+		rhi=$(awk -v x="${rbs[-1]}" 'BEGIN {print x * 1.25}')
+		ktap_check "$algo: halts/s per flow $(f2 "$rl") within the built-in runs' $(printf '%.2f\n' "${rbs[@]}" | paste -sd, | sed 's/,/, /g') widened by 25 % ($(f2 "$rlo")-$(f2 "$rhi"))" \
 			within "$rl" "$rlo" "$rhi"
 		# R within is bimodal from run to run (acc.rst, "Open: the
 		# rates of a 2:1 incast"), and lower on the lab path in every
