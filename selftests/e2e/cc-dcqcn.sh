@@ -199,7 +199,7 @@ ktap_check "out-of-range knob writes fail and keep the old value ($nb values, $b
 	[ "$nb" -ge 6 -a "$bad" = 0 ]
 ktap_diag "phases: $(val switch_old_qp); $(val switch_new_qp)"
 ktap_check "algorithm dcqcn -> acc under a running QP: it stays dcqcn ($(val switch_old_qp))" \
-	eval '[[ "$(val switch_old_qp)" == "before=dcqcn after=dcqcn "* ]]'
+	eval '[[ "$(val switch_old_qp)" == *"before=dcqcn after=dcqcn "* ]]'
 ktap_check "that DCQCN flow completes (perftest exit $(val switch_old_flow_rc))" [ "$(val switch_old_flow_rc)" = 0 ]
 ktap_check "a QP created after the switch runs acc ($(val switch_new_qp), flow exit $(val switch_new_flow_rc))" \
 	[ "$(val switch_new_qp)" = "algo=acc" -a "$(val switch_new_flow_rc)" = 0 ]

@@ -37,25 +37,43 @@ knob() {
 	done
 }
 
-# qp_attr DEV ATTR [STATE]: driver attribute ATTR (rdma -dd prints
-# drv_ATTR) of the first RC QP of DEV [that is in STATE].
+# qp_attr DEV ATTR [STATE [LQPN]]: driver attribute ATTR (rdma -dd
+# prints drv_ATTR) of the first RC QP of DEV [that is in STATE] [whose
+# lqpn is LQPN]; "lqpn" itself is the QP number.
 qp_attr() {
 	rdma -dd res show qp link "$1/1" 2>/dev/null |
-		awk -v a="$2" -v s="${3:-}" '/ type RC / && (s == "" || $0 ~ " state " s " ") {
-			for (i = 1; i < NF; i++)
-				if ($i == a || $i == "drv_" a) {print $(i + 1); exit}}'
+		awk -v a="$2" -v s="${3:-}" -v q="${4:-}" '/ type RC / && (s == "" || $0 ~ " state " s " ") {
+			n = ""; v = ""
+			for (i = 1; i < NF; i++) {
+				if ($i == "lqpn") n = $(i + 1)
+				if ($i == a || $i == "drv_" a) v = $(i + 1)
+			}
+			if (q == "" || n == q) {print v; exit}}'
 }
 
-# wait_qp DEV: until DEV has an RC QP in RTS (up to ~20 s: perftest's TCP
-# handshake may need a SYN retry), and prints that QP's cc_algorithm, read
-# in the same rdma call.  Before RTR a QP has no CC yet (cc_algorithm
-# none: the algorithm follows the priority of its path), and a short flow
-# may be gone by a second read.
+# wait_qp DEV: until DEV has an RC QP in RTS of a perftest process that
+# is still running (up to ~20 s: perftest's TCP handshake may need a SYN
+# retry), and prints "LQPN ALGORITHM" of that QP, read in the same rdma
+# call.  Before RTR a QP has no CC yet (cc_algorithm none: the algorithm
+# follows the priority of its path), and a short flow may be gone by a
+# second read.
 wait_qp() {
-	local i a
+	local i line
 	for i in $(seq 200); do
-		a=$(qp_attr "$1" cc_algorithm RTS)
-		[ -n "$a" ] && echo "$a" && return 0
+		line=$(rdma -dd res show qp link "$1/1" 2>/dev/null |
+			awk '/ type RC / && / state RTS / && / comm ib_/ {
+				for (i = 1; i < NF; i++) {
+					if ($i == "lqpn") n = $(i + 1)
+					if ($i == "pid") p = $(i + 1)
+					if ($i == "drv_cc_algorithm") a = $(i + 1)
+				}
+				print p, n, a; exit}')
+		# shellcheck disable=SC2086 # "PID LQPN ALGO"
+		set -- "$1" $line
+		if [ $# -eq 4 ] && kill -0 "$2" 2>/dev/null; then
+			echo "$3 $4"
+			return 0
+		fi
 		sleep 0.1
 	done
 	return 1
@@ -103,23 +121,30 @@ phase_badknobs() {
 }
 
 phase_switch() {
-	local pid a0 a1 a_new rc
+	local pid a0 a1 a_new rc q i
 	knob algorithm dcqcn
 	e2e_flows "0 2 0 ${CC_SWITCH_ITERS:-120} 65536" >"$OUT_DIR/switch-flow0.log" 2>&1 &
 	pid=$!
-	a0=$(wait_qp rxe_h0) || put "switch_noqp rxe_h0"
+	read -r q a0 < <(wait_qp rxe_h0) || put "switch_noqp rxe_h0"
 	knob algorithm acc
 	sleep 0.5
-	a1=$(qp_attr rxe_h0 cc_algorithm)
+	# The same QP, by number: a dump that misses it is kept and read again.
+	for i in 1 2 3 4 5; do
+		a1=$(qp_attr rxe_h0 cc_algorithm "" "$q")
+		[ -n "$a1" ] && break
+		rdma -dd res show qp link rxe_h0/1 >"$OUT_DIR/switch-res-miss-$i.txt" 2>&1
+		sleep 0.2
+	done
+	[ "$i" -gt 1 ] && put "switch_old_qp_misses $((i - 1))"
 	rdma -dd res show qp link rxe_h0/1 >"$OUT_DIR/switch-res-old.txt" 2>&1
-	put "switch_old_qp before=${a0:-none} after=${a1:-none} rate_bps=$(qp_attr rxe_h0 cc_rate_bps)"
+	put "switch_old_qp lqpn=${q:-none} before=${a0:-none} after=${a1:-none} rate_bps=$(qp_attr rxe_h0 cc_rate_bps "" "$q")"
 	wait "$pid"
 	rc=$?
 	cp "$OUT_DIR/flows.tsv" "$OUT_DIR/switch-flows-old.tsv"
 	put "switch_old_flow_rc $rc"
 	e2e_flows "1 2 0 ${CC_SWITCH_ITERS2:-60} 65536" >"$OUT_DIR/switch-flow1.log" 2>&1 &
 	pid=$!
-	a_new=$(wait_qp rxe_h1) || put "switch_noqp rxe_h1"
+	read -r q a_new < <(wait_qp rxe_h1) || put "switch_noqp rxe_h1"
 	rdma -dd res show qp link rxe_h1/1 >"$OUT_DIR/switch-res-new.txt" 2>&1
 	put "switch_new_qp algo=${a_new:-none}"
 	wait "$pid"
