@@ -16,6 +16,9 @@
 #   make series-stable  export the fixes mainline needs too (patches/stable)
 #                against 7.2, each with Fixes: (build/series-export/stable)
 #   make check-32bit  build rdma_rxe.ko for i386 (32-bit x86)
+#   make check-series  every patch of every series builds on its own: the
+#                exported series on pristine trees (make check builds only
+#                each series' last patch), then patches/6.1 with rxe-acc/
 #   make deb     build/deb/rxe-acc-dkms_VERSION_all.deb (DKMS, dh-dkms) and
 #                rxe-acc-tools_VERSION_ARCH.deb (rxe-cc, lsw, rxe-acc-setup);
 #                VERSION from git; needs linux-source-SERIES, not the roots
@@ -108,6 +111,7 @@ checkpatch: build/.src-stamp
 	./scripts/checkpatch-series
 
 check-series:
+	./scripts/check-export --each
 	./scripts/check-series
 
 check-lab: all
