@@ -121,7 +121,7 @@ phase_badknobs() {
 }
 
 phase_switch() {
-	local pid a0 a1 a_new rc q i
+	local pid a0 a1 a_new rc q i misses=0
 	knob algorithm dcqcn
 	e2e_flows "0 2 0 ${CC_SWITCH_ITERS:-120} 65536" >"$OUT_DIR/switch-flow0.log" 2>&1 &
 	pid=$!
@@ -132,10 +132,11 @@ phase_switch() {
 	for i in 1 2 3 4 5; do
 		a1=$(qp_attr rxe_h0 cc_algorithm "" "$q")
 		[ -n "$a1" ] && break
+		misses=$i
 		rdma -dd res show qp link rxe_h0/1 >"$OUT_DIR/switch-res-miss-$i.txt" 2>&1
 		sleep 0.2
 	done
-	[ "$i" -gt 1 ] && put "switch_old_qp_misses $((i - 1))"
+	[ "$misses" -gt 0 ] && put "switch_old_qp_misses $misses"
 	rdma -dd res show qp link rxe_h0/1 >"$OUT_DIR/switch-res-old.txt" 2>&1
 	put "switch_old_qp lqpn=${q:-none} before=${a0:-none} after=${a1:-none} rate_bps=$(qp_attr rxe_h0 cc_rate_bps "" "$q")"
 	wait "$pid"
