@@ -3,6 +3,8 @@
 """Unit tests of the lab runner (TAP): the inventory, the pre-flight checks
 and the knob restore, against hosts faked at the transport."""
 import os
+import shlex
+import subprocess
 import sys
 import tempfile
 import time
@@ -201,8 +203,18 @@ def flows_run_perftest_at_the_inventory_nice_level():
                            104, [], 60, out, [], nice) == 0
         lines = [x for h in hosts for x in h.t.started]
         assert len(lines) == 4, lines      # 2 servers on h2, 2 clients
-        assert all(x.startswith('timeout 60 nice -n %d ib_write_bw ' % nice)
-                   for x in lines), lines
+        if nice == 0:
+            assert all(x.startswith('timeout 60 nice -n 0 ib_write_bw ')
+                       for x in lines), lines
+        else:
+            assert all(x.startswith("timeout 60 sh -c '(sleep %d; renice -n 19 -p $$)"
+                                    % F.START_BOOST_S) and
+                       ' & exec ib_write_bw -d ' in x for x in lines), lines
+            # the line runs: the tool is the shell's pid, reniced later
+            sh = shlex.split(lines[0])[4]
+            r = subprocess.run(['sh', '-c', sh.replace('exec ib_write_bw', 'exec echo')],
+                               capture_output=True, text=True, timeout=10)
+            assert r.returncode == 0 and r.stdout.startswith('-d '), r
 
 
 @case
