@@ -123,7 +123,11 @@ phase_badknobs() {
 phase_switch() {
 	local pid a0 a1 a_new rc q i misses=0
 	knob algorithm dcqcn
-	e2e_flows "0 2 0 ${CC_SWITCH_ITERS:-120} 65536" >"$OUT_DIR/switch-flow0.log" 2>&1 &
+	# 400 x 64 KB: ~10 s of data at the line rate.  With 120 (3 s) a
+	# fresh clone's QP reached RTS 4-5 s after perftest's start and the
+	# flow had ended before the reads after the switch (knob writes,
+	# 0.5 s, rdma dumps under TCG): five dumps without an RC QP.
+	e2e_flows "0 2 0 ${CC_SWITCH_ITERS:-400} 65536" >"$OUT_DIR/switch-flow0.log" 2>&1 &
 	pid=$!
 	read -r q a0 < <(wait_qp rxe_h0) || put "switch_noqp rxe_h0"
 	knob algorithm acc
