@@ -241,9 +241,9 @@ def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs,
               nice=0):
     """Run the flows: servers, then each client START_S after all listen.
     specs: [(src, dst, start_s, iters, size, tool)] on host indices; every
-    perftest at nice level nice once started (perftest_line).  jobs collects every background job
-    (main.py ends them on any exit).  Writes flows.tsv; returns the number
-    of flows that failed."""
+    perftest at nice level nice once started (perftest_line).  jobs
+    collects every background job (main.py ends them on any exit).
+    Writes flows.tsv; returns the number of flows that failed."""
     gids = {}
     for h in hosts:
         gids[h.index] = gid_index(h)
@@ -255,8 +255,9 @@ def run_flows(hosts, specs, tclass, perf_args, flow_timeout_s, out, jobs,
         d = hosts[dst]
         args = perftest_args(i, it, sz, tool, tclass, perf_args)
         f = open(os.path.join(out, 'flow-%d.server.txt' % i), 'w')
-        j = d.t.start(perftest_line(flow_timeout_s, nice, '%s -d %s -x %d %s' %
-                                    (tool, d.rdma, gids[dst], quote(*args))), f)
+        j = d.t.start(perftest_line(
+            flow_timeout_s, nice, '%s -d %s -x %d %s' %
+            (tool, d.rdma, gids[dst], quote(*args))), f)
         jobs.append(j)
         servers.append(j)
     for i, (src, dst, *_rest) in enumerate(specs):

@@ -39,7 +39,7 @@ ktap_header "a CC QP forced into ERROR stops its timers" 9
 # (BURST_B): a bucket of 4 KB let the first ACKs come four packets at a
 # time, ACC read r = 0.9 Mb/s off them and halted for excess / r, 357 ms
 # in one run, which ended 7 ms before the signal landed.  At the tbf's
-# pace r is ~0.1 Mb/s, and excess / r (seconds) meets acc_halt_max_us.
+# pace r reads ~0.2 Mb/s, and excess / r (seconds) meets acc_halt_max_us.
 MARKER_FS=/tmp/cc-error-tracefs
 INST=$T/instances/cc-error
 BOTTLENECK_KBIT=100
@@ -59,9 +59,10 @@ fi
 
 # signal_when_paced ALGO QPN: SIGUSR2 to the client (ERROR) the moment
 # its QP starts a halt of 800 ms or more (ACC: rxe_cc_halt) or is cut by
-# a CNP (DCQCN: rxe_cc_rate why=cnp).  An ACC halt ends with the next ACK that finds the pipe
-# drained, a few ms here: the events come from a trace instance of their
-# own, read by bash builtins (no fork between the event and the signal).
+# a CNP (DCQCN: rxe_cc_rate why=cnp).  Here an ACC halt lasts its
+# acc_halt_max_us (the queue drains for seconds; see BURST_B): the events
+# come from a trace instance of their own, read by bash builtins (no fork
+# between the event and the signal).
 signal_when_paced() {
 	local line want
 	if [ "$1" = acc ]; then

@@ -207,13 +207,15 @@ def flows_run_perftest_at_the_inventory_nice_level():
             assert all(x.startswith('timeout 60 nice -n 0 ib_write_bw ')
                        for x in lines), lines
         else:
-            assert all(x.startswith("timeout 60 sh -c '(sleep %d; renice -n 19 -p $$)"
-                                    % F.START_BOOST_S) and
+            head = "timeout 60 sh -c '(sleep %d; renice -n 19 -p $$)" % \
+                F.START_BOOST_S
+            assert all(x.startswith(head) and
                        ' & exec ib_write_bw -d ' in x for x in lines), lines
             # the line runs: the tool is the shell's pid, reniced later
-            sh = shlex.split(lines[0])[4]
-            r = subprocess.run(['sh', '-c', sh.replace('exec ib_write_bw', 'exec echo')],
-                               capture_output=True, text=True, timeout=10)
+            sh = shlex.split(lines[0])[-1]   # the line sh -c runs
+            sh = sh.replace('exec ib_write_bw', 'exec echo')
+            r = subprocess.run(['sh', '-c', sh], capture_output=True,
+                               text=True, timeout=10)
             assert r.returncode == 0 and r.stdout.startswith('-d '), r
 
 
