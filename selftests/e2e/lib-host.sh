@@ -55,7 +55,11 @@ e2e_host_mac() { printf '52:54:00:00:01:%02x' "$(($1 + 1))"; }
 # e2e_alloc_ports N: prints 2N distinct loopback UDP ports that were free a
 # moment ago (all bound at once, so they differ; the kernel picks them from
 # the ephemeral range).  lsw and qemu bind them right after; e2e_run retries
-# with fresh ports if one was taken in between.
+# with fresh ports if one was taken in between.  The sockets are closed
+# before the ports are printed: the caller reads them through a process
+# substitution and starts lsw at once, without waiting for python to exit,
+# and on a loaded host lsw's bind() came first (EADDRINUSE in all three
+# tries of one run, 29 November).
 e2e_alloc_ports() {
 	python3 - "$1" <<'EOF'
 import socket, sys
@@ -64,12 +68,15 @@ for _ in range(2 * int(sys.argv[1])):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.bind(("127.0.0.1", 0))
     socks.append(s)
-print(" ".join(str(s.getsockname()[1]) for s in socks))
+ports = [s.getsockname()[1] for s in socks]
+for s in socks:
+    s.close()
+print(" ".join(str(p) for p in ports), flush=True)
 EOF
 }
 
 e2e_tcp_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); print(p)'
 }
 
 # e2e_ssh_setup DIR PORT NAMES...: DIR/ssh_config with a Host per NAME,
