@@ -685,6 +685,7 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	struct rxe_cc_qp *cc = qp->cc;
 	const struct rxe_cc_ops *ops;
 	u64 line_bps, now;
+	u32 wire_bytes;
 
 	if (!cc)
 		return;
@@ -702,13 +703,19 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 		return;
 
 	line_bps = rxe_cc_line_rate_bps(rxe);
+	/*
+	 * Before cc->lock, which softirq takes: the netdev lookup of 6.12
+	 * and later takes ib_core's netdev_lock, which process context
+	 * holds with softirqs on (lockdep: irq lock inversion).
+	 */
+	wire_bytes = rxe_cc_qp_wire_overhead(qp);
 
 	spin_lock_bh(&cc->lock);
 	now = rxe_cc_now_ns();
 	memset(cc->priv, 0, sizeof(cc->priv));
 	cc->line_rate_bps = line_bps;
 	cc->params_seq = 1;	/* odd: derive anew for this line rate */
-	cc->wire_overhead_bytes = rxe_cc_qp_wire_overhead(qp);
+	cc->wire_overhead_bytes = wire_bytes;
 	rxe_cc_sync_psn(qp);
 	/* read responses carry the peer's request PSNs */
 	rxe_cc_ring_init(&cc->resp, cc->resp_slots, RXE_CC_RESP_SLOTS,
