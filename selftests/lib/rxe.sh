@@ -143,6 +143,8 @@ rxe_perf_once() {
 	[ "$RXE_PERF_RC" -eq 0 ] && RXE_PERF_RC=$src
 	RXE_PERF_SRV_OUT=$(cat "$log")
 	if [ "$RXE_PERF_RC" -ne 0 ]; then
+		# the status too: a timeout (124) prints nothing of its own
+		echo "# $tool: exit $RXE_PERF_RC (124: past its $t s timeout)"
 		echo "$RXE_PERF_SRV_OUT" | sed 's/^/# server: /'
 		echo "$RXE_PERF_OUT" | sed 's/^/# client: /'
 	fi
