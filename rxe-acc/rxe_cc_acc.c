@@ -29,7 +29,9 @@
  *	n_ce > 0 -----------------------------> POSSIBLY: hold,
  *		n = ue = h = 0; with the gate, after the first halt,
  *		R -= R * n_ce / (64 * n_ack); gate 2 (AIMD):
- *		R -= R * n_ce / (32 * n_pkt)
+ *		R -= R * n_ce / (32 * n_pkt); gate 3 (alpha):
+ *		R -= R * alpha / 4, then the tick (below), alpha the
+ *		EWMA (1/32 a period) of the judged periods' CE share
  *	n_ue > 0 -----------------------------> VICTIM: n = h = 0, ue += 1;
  *		ue > p_thresh: R = R / 2, ue = 0
  *	otherwise ----------------------------> UNCONGESTED: ue = 0, n += 1;
@@ -68,20 +70,33 @@
  *
  * acc_gate selects the rule after the first halt: 2, the default, the
  * AIMD probe: the gated probe above with a tick four times larger, a
- * POSSIBLY cut twice as deep, and halts only on 8 CE packets (below); 1
- * the gated probe; 0 the ramp to C (the rule before November 2026, kept
- * for comparison).  Under FIFO every CE share and every r is
- * proportional to the flow's rate, so only the equal additive step
- * against the proportional cuts evens rates out, and it does so at a
- * relative speed of about N * step / C per T: with N flows near C / N,
- * the gate's 1/1024 closes a gap of 4 flows by ~0.4 % a period
- * (hundreds of T after a join), gate 2's 1/256 by ~1.6 %.  The price:
- * the aggregate probe grows with N, and at 8-16 flows the queue reaches
- * a halt about twice as often as with gate 1 (acc.rst).
+ * POSSIBLY cut twice as deep, and halts only on 8 CE packets (below); 3
+ * the alpha cut: the AIMD probe with the cut and the halt threshold
+ * below; 1 the gated probe; 0 the ramp to C (kept for comparison).
+ * Under FIFO every CE share and every r is proportional to the flow's
+ * rate, so only the equal additive step against the proportional cuts
+ * evens rates out, and it does so at a relative speed of about
+ * N * step / C per T: with N flows near C / N, the gate's 1/1024 closes
+ * a gap of 4 flows by ~0.4 % a period (hundreds of T after a join),
+ * gate 2's 1/256 by ~1.6 %.  The price: the aggregate probe grows with
+ * N, and at 8-16 flows the queue reaches a halt about twice as often as
+ * with gate 1 (acc.rst).
  *
  * With the gate, a CONGESTED verdict whose t_halt is below
  * T / 8 sets R = r and S without halting: that little excess is the
  * flows' packets lining up at K, not an excess worth stopping for.
+ * The alpha cut, after the first halt, takes an excess that drains in
+ * less than 3 T / 8 as POSSIBLY instead (cut by alpha, tick; R and S
+ * are not set to r): R = r from the few ACKs of a short window carries
+ * 5-10 % of noise into the rates, and at 16 flows a host stall's burst
+ * made such verdicts, and halts, every few periods.  A larger excess
+ * halts as before.  There every flow that is not halted gains the same
+ * tick per T, marked or not, and the marks take back R * alpha / 4:
+ * alpha is common to the flows of a FIFO, so the cut is proportional
+ * and the rates meet where the ticks and the cuts balance,
+ * R = 4 * tick / alpha, the same R for every flow (DCTCP's rule).  The
+ * AIMD probe's cut by the period's own CE share gives each flow its own
+ * few-packet sample's noise.
  * And with the gate, after the first halt, a period that holds fewer
  * than 4 ACKs, of fewer than 32 packets, runs on for another T, up to
  * 4 T (the tick counts each T): one or two ACKs give a slow flow a CE
@@ -207,6 +222,17 @@
  */
 #define ACC_AIMD_TICK_PROBE_SHIFT	8
 #define ACC_AIMD_POSSIBLY_CUT_SHIFT	5
+/*
+ * acc_gate = 3, the alpha cut: alpha, the EWMA of the judged periods' CE
+ * share (gain 1 / 2^5 a period; 1 / 2^4 measured 80 % where 1/32 held
+ * 81-83 % in test_acc_sim's 16 flows), in permille << 8; a POSSIBLY
+ * period cuts R * alpha / 4; a CONGESTED verdict halts only on an excess
+ * that drains in at least 6/16 T.
+ */
+#define ACC_ALPHA_SHIFT			5
+#define ACC_ALPHA_ONE			(RXE_CC_ACC_PERMILLE << 8)
+#define ACC_ALPHA_CUT_SHIFT		2
+#define ACC_ALPHA_HALT_MIN_16THS	6
 /* A halt shorter than T / 8 drains nothing worth stopping for. */
 #define ACC_HALT_MIN_PERIOD_DIV		8
 /*
@@ -287,7 +313,7 @@ int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p)
 	    !rxe_cc_in_range(p->p_thresh, 1, RXE_CC_ACC_MAX_P_THRESH) ||
 	    !rxe_cc_in_range(p->beta0_ppm, 1, ACC_BETA_CAP) ||
 	    !rxe_cc_in_range(p->halt, 0, 1) ||
-	    !rxe_cc_in_range(p->gate, 0, RXE_CC_ACC_GATE_AIMD))
+	    !rxe_cc_in_range(p->gate, 0, RXE_CC_ACC_GATE_ALPHA))
 		return -EINVAL;
 	return 0;
 }
@@ -608,6 +634,11 @@ static enum rxe_cc_acc_class classify(const struct rxe_cc_acc *st,
 	return RXE_CC_ACC_PERIOD_UNCONGESTED;
 }
 
+static void possibly_cut(struct rxe_cc_acc *st,
+			 const struct rxe_cc_acc_params *p, u64 now_ns);
+static u32 tick_probe(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
+		      u64 now_ns);
+
 /* Packet conservation: stop until the queued excess has drained at r. */
 static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		       u64 now_ns)
@@ -615,7 +646,7 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	struct rxe_cc_acc_halt_info *h = &st->last_halt;
 	struct rxe_cc_acc_rate_sample rs = congested_rate_sample(st);
 	u64 r = rxe_cc_acc_ack_rate_bps(&rs, p);	/* > 0 if CONGESTED */
-	u64 pipe, max_excess;
+	u64 pipe, max_excess, min_halt_ns;
 
 	h->inflight_bytes = st->inflight_bytes;
 	h->ack_rate_bps = r;
@@ -631,14 +662,23 @@ static u32 source_halt(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		h->t_halt_ns = mul_u64_u64_div_u64(h->excess_bytes,
 						   RXE_CC_BIT_NS_PER_BYTE_S, r);
 
-	st->rate_bps = clamp_rate(p, r);
-	st->share_bps = st->rate_bps;
+	min_halt_ns = p->gate == RXE_CC_ACC_GATE_ALPHA ?
+		      p->period_ns * ACC_ALPHA_HALT_MIN_16THS / 16 :
+		      p->period_ns / ACC_HALT_MIN_PERIOD_DIV;
 	st->ue_run = 0;
 	st->inc_run = 0;
 	st->headroom_run = 0;
+	if (p->gate == RXE_CC_ACC_GATE_ALPHA && st->share_bps &&
+	    h->t_halt_ns < min_halt_ns) {
+		/* A small excess: as POSSIBLY, R is not set to r. */
+		possibly_cut(st, p, now_ns);
+		tick_probe(st, p, now_ns);
+		return 0;
+	}
+	st->rate_bps = clamp_rate(p, r);
+	st->share_bps = st->rate_bps;
 	gate_restart(st, p, now_ns);
-	if (!h->t_halt_ns || !p->halt || (p->gate && h->t_halt_ns <
-			p->period_ns / ACC_HALT_MIN_PERIOD_DIV))
+	if (!h->t_halt_ns || !p->halt || (p->gate && h->t_halt_ns < min_halt_ns))
 		return 0;
 	st->halted = true;
 	st->halt_start_ns = now_ns;
@@ -742,7 +782,7 @@ static u32 tick_probe(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	/* Per T of the period's length: periods of a slow flow are longer. */
 	len_ns = max(now_ns - st->cur.start_ns, p->period_ns);
 	step = max((cap - st->rate_bps) >>
-		   (p->gate == RXE_CC_ACC_GATE_AIMD ? ACC_AIMD_TICK_PROBE_SHIFT :
+		   (p->gate >= RXE_CC_ACC_GATE_AIMD ? ACC_AIMD_TICK_PROBE_SHIFT :
 						      ACC_TICK_PROBE_SHIFT), 1ULL);
 	step = mul_u64_u64_div_u64(step, len_ns, p->period_ns);
 	st->rate_bps = clamp_rate(p, st->rate_bps + step);
@@ -809,7 +849,11 @@ static void possibly_cut(struct rxe_cc_acc *st,
 
 	if (!p->gate || !st->share_bps)
 		return;
-	if (p->gate == RXE_CC_ACC_GATE_AIMD)
+	if (p->gate == RXE_CC_ACC_GATE_ALPHA)
+		cut = mul_u64_u64_div_u64(st->rate_bps, st->alpha_pm,
+					  (u64)ACC_ALPHA_ONE <<
+					  ACC_ALPHA_CUT_SHIFT);
+	else if (p->gate == RXE_CC_ACC_GATE_AIMD)
 		cut = mul_u64_u64_div_u64(st->rate_bps, st->cur.n_ce,
 					  max_t(u64, st->cur.n_pkt,
 						st->cur.n_ce) <<
@@ -832,7 +876,7 @@ static bool period_thin(const struct rxe_cc_acc_period *m,
 {
 	if (few_acks(m->n_ack, m->n_pkt, ACC_PERIOD_MIN_ACKS))
 		return true;
-	return p->gate == RXE_CC_ACC_GATE_AIMD &&
+	return p->gate >= RXE_CC_ACC_GATE_AIMD &&
 	       m->n_ce < ACC_AIMD_HALT_MIN_CE && ce_share_reached(m, p);
 }
 
@@ -866,6 +910,13 @@ static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 	if (now_ns < st->cur.end_ns || period_extend(st, p, now_ns))
 		return 0;
 	kind = classify(st, p);
+	if (st->cur.n_pkt && kind != RXE_CC_ACC_PERIOD_HALTED) {
+		u32 ce = mul_u64_u64_div_u64(min(st->cur.n_ce, st->cur.n_pkt),
+					     ACC_ALPHA_ONE, st->cur.n_pkt);
+
+		st->alpha_pm += (ce >> ACC_ALPHA_SHIFT) -
+				(st->alpha_pm >> ACC_ALPHA_SHIFT);
+	}
 	switch (kind) {
 	case RXE_CC_ACC_PERIOD_CONGESTED:
 		flags |= source_halt(st, p, now_ns);
@@ -875,6 +926,8 @@ static u32 period_step(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 		st->inc_run = 0;
 		st->headroom_run = 0;
 		possibly_cut(st, p, now_ns);
+		if (p->gate == RXE_CC_ACC_GATE_ALPHA && st->share_bps)
+			tick_probe(st, p, now_ns);
 		break;
 	case RXE_CC_ACC_PERIOD_VICTIM:
 		flags |= victim_period(st, p, now_ns);

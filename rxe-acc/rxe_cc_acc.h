@@ -52,6 +52,7 @@ struct rxe_cc_acc_params {
 #define RXE_CC_ACC_GATE_RAMP		0	/* ramp to C by beta_n */
 #define RXE_CC_ACC_GATE_PROBE		1	/* gated probe */
 #define RXE_CC_ACC_GATE_AIMD		2	/* gated probe, AIMD steps */
+#define RXE_CC_ACC_GATE_ALPHA		3	/* AIMD probe, cut by alpha */
 
 /* How a period was classified. */
 enum rxe_cc_acc_class {
@@ -156,6 +157,7 @@ struct rxe_cc_acc {
 	u32 ue_run;		/* consecutive victim periods */
 	u32 inc_run;		/* n: consecutive uncongested periods */
 	bool halted;
+	u32 alpha_pm;		/* EWMA of the periods' CE share, permille << 8 */
 	struct rxe_cc_acc_period cur;
 	struct rxe_cc_acc_period prev;	/* last period if POSSIBLY, else 0 */
 	struct rxe_cc_acc_halt_info last_halt;

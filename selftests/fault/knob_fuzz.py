@@ -21,7 +21,7 @@ A DCQCN rate knob in Mb/s (rpg_ai_rate, ...) and its twin in kb/s
 (rpg_ai_rate_kbps) are one value in two units: a write to one moves the
 other.  Some knobs take other values: cnp_dscp/ack_dscp are signed
 (kstrtos8: -1 means "the QP's own DSCP", else 0..63), prio<N>_np and
-acc_halt take exactly 0 or 1 and acc_gate 0, 1 or 2; an accepted write
+acc_halt take exactly 0 or 1 and acc_gate 0..3; an accepted write
 must denote a value in that range.
 
 --allow-erange lets a number too big for 64 bits fail with ERANGE (what
@@ -96,7 +96,7 @@ def knob_value(k, s):
         return v if v is not None and v <= 1 else None
     if k == "acc_gate":
         v = c_strtou64(s)
-        return v if v is not None and v <= 2 else None
+        return v if v is not None and v <= 3 else None
     return c_strtou64(s)
 
 

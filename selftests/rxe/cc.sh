@@ -52,7 +52,7 @@ bad_case() {
 	for kv in cnp_dscp=64 ack_dscp=99 ack_dscp=-2 cnp_dscp=abc \
 		  pacer_burst_us=0 rpg_min_dec_fac=0 rpg_min_dec_fac=101 \
 		  dce_tcp_g=5000 rpg_threshold=0 acc_period_us=0 acc_period_us=9 \
-		  acc_theta_ce_pct=101 acc_p_thresh=0 acc_halt=2 acc_gate=3 \
+		  acc_theta_ce_pct=101 acc_p_thresh=0 acc_halt=2 acc_gate=4 \
 		  acc_ack_every=0 acc_ack_every=65 acc_window_bytes=4294967297 \
 		  algorithm=cubic \
 		  prio3_algorithm=bogus rpg_ai_rate=abc prio3_np=2 prio0_np= \
@@ -77,7 +77,8 @@ good_case() {
 	setk rxe_a acc_theta_ce_pct 80 && [ "$(getk rxe_a acc_theta_ce_pct)" = 80 ] &&
 	setk rxe_a acc_halt 0 && [ "$(getk rxe_a acc_halt)" = 0 ] &&
 	setk rxe_a acc_halt 1 && setk rxe_a acc_gate 0 &&
-	[ "$(getk rxe_a acc_gate)" = 0 ] && setk rxe_a acc_gate 2 &&
+	[ "$(getk rxe_a acc_gate)" = 0 ] && setk rxe_a acc_gate 3 &&
+	[ "$(getk rxe_a acc_gate)" = 3 ] && setk rxe_a acc_gate 2 &&
 	[ "$(getk rxe_a acc_gate)" = 2 ] && setk rxe_a acc_gate 1 &&
 	[ "$(getk rxe_a acc_ack_every)" = 8 ] && setk rxe_a acc_ack_every 1 &&
 	[ "$(getk rxe_a acc_ack_every)" = 1 ] && setk rxe_a acc_ack_every 8 &&

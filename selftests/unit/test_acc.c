@@ -139,7 +139,8 @@ static void test_defaults_and_check(void **state)
 	BAD(p.halt = 2);
 	GOOD(p.halt = 0);
 	GOOD(p.gate = RXE_CC_ACC_GATE_AIMD);
-	BAD(p.gate = RXE_CC_ACC_GATE_AIMD + 1);
+	GOOD(p.gate = RXE_CC_ACC_GATE_ALPHA);
+	BAD(p.gate = RXE_CC_ACC_GATE_ALPHA + 1);
 	BAD(p.period_ns = RXE_CC_ACC_MAX_PERIOD_NS + 1);
 	BAD(p.halt_max_ns = p.period_ns - 1);
 	BAD(p.halt_max_ns = NS_PER_SEC + 1);
@@ -610,12 +611,13 @@ static void test_aimd_behind_holds(void **state)
 }
 
 /*
- * A CONGESTED verdict on a small excess: 31 CE ACKs 1.6 us apart
- * (5 Gb/s) with tau = 10 us leave a pipe of 6250 B and W = 7250 B.
+ * A CONGESTED verdict on @excess bytes: 31 CE ACKs 1.6 us apart
+ * (5 Gb/s) with tau = 10 us leave a pipe of 6250 B and W = 6250 B +
+ * @excess.  @share_bps: the last known share, 0 before a first halt.
  */
-static void short_excess_verdict(struct rxe_cc_acc *st,
-				 struct rxe_cc_acc_params *p, u32 gate,
-				 struct rxe_cc_acc_ev *ev)
+static void excess_verdict(struct rxe_cc_acc *st, struct rxe_cc_acc_params *p,
+			   u32 gate, u64 excess, u64 share_bps,
+			   struct rxe_cc_acc_ev *ev)
 {
 	u64 now = 0;
 
@@ -623,11 +625,20 @@ static void short_excess_verdict(struct rxe_cc_acc *st,
 	p->base_rtt_ns = 10 * NS_PER_US;
 	p->gate = gate;
 	rxe_cc_acc_init(st, p, 0);
-	rxe_cc_acc_on_send(st, 31 * PKT + 7250, 0);
+	st->share_bps = share_bps;
+	rxe_cc_acc_on_send(st, 31 * PKT + 6250 + excess, 0);
 	acks(st, p, 31, PKT, 1600, RXE_CC_MARK_CE, &now);
 	rxe_cc_acc_on_timer(st, p, PERIOD_NS, ev);
 	assert_int_equal(ev->kind, RXE_CC_ACC_PERIOD_CONGESTED);
-	assert_int_equal(st->last_halt.excess_bytes, 1000);
+	assert_int_equal(st->last_halt.excess_bytes, excess);
+}
+
+/* A small excess, 1000 B: t_halt = 1.6 us, below T / 8. */
+static void short_excess_verdict(struct rxe_cc_acc *st,
+				 struct rxe_cc_acc_params *p, u32 gate,
+				 struct rxe_cc_acc_ev *ev)
+{
+	excess_verdict(st, p, gate, 1000, 0, ev);
 }
 
 /*
@@ -697,6 +708,72 @@ static void test_aimd_possibly_cut_and_long_periods(void **state)
 {
 	(void)state;
 	possibly_cut_and_long_periods(RXE_CC_ACC_GATE_AIMD, 32, 8);
+}
+
+/* alpha's fixed point, as rxe_cc_acc.c keeps it: permille << 8 */
+#define ALPHA_ONE	(1000ULL << 8)
+
+/*
+ * The alpha cut (acc_gate = 3): alpha is the EWMA, 1/32 a period, of the
+ * judged periods' CE share; a POSSIBLY period cuts R * alpha / 4 and then
+ * ticks (C - R) / 256 as an unmarked period would.
+ */
+static void test_alpha_possibly_cut_and_tick(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 r, alpha, cut;
+
+	(void)state;
+	resume_known_halt(&st, &p, &ev, RXE_CC_ACC_GATE_ALPHA);
+	/* the CONGESTED period, 30 of 30 packets CE; the halt's are not judged */
+	assert_int_equal(st.alpha_pm, ALPHA_ONE >> 5);
+	r = st.rate_bps;
+	period_mixed(&st, &p, 10, 5, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	alpha = (ALPHA_ONE >> 5) + ((ALPHA_ONE / 2) >> 5) - ((ALPHA_ONE >> 5) >> 5);
+	assert_int_equal(st.alpha_pm, alpha);
+	cut = r * alpha / (ALPHA_ONE << 2);
+	assert_int_equal(st.rate_bps, r - cut + ((LINE_BPS - (r - cut)) >> 8));
+	/* Periods without marks let alpha decay by 1/32 each. */
+	period_mixed(&st, &p, 10, 0, RXE_CC_MARK_CE, &ev);
+	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_UNCONGESTED);
+	assert_int_equal(st.alpha_pm, alpha - (alpha >> 5));
+}
+
+/*
+ * A CONGESTED verdict after the first halt whose excess drains in 10 us,
+ * between T / 8 and 6/16 T (T = 50 us): the AIMD probe halts and resumes
+ * at r; the alpha cut takes it as POSSIBLY: no halt, R cut by alpha and
+ * ticked, not set to r.
+ */
+static void mid_excess_verdict(struct rxe_cc_acc *st,
+			       struct rxe_cc_acc_params *p, u32 gate,
+			       struct rxe_cc_acc_ev *ev)
+{
+	excess_verdict(st, p, gate, 6250, 5 * GBPS, ev);
+	assert_int_equal(st->last_halt.t_halt_ns, 10 * NS_PER_US);
+}
+
+static void test_alpha_mid_excess_does_not_halt(void **state)
+{
+	struct rxe_cc_acc_params p;
+	struct rxe_cc_acc st;
+	struct rxe_cc_acc_ev ev;
+	u64 cut;
+
+	(void)state;
+	mid_excess_verdict(&st, &p, RXE_CC_ACC_GATE_AIMD, &ev);
+	assert_true(ev.flags & RXE_CC_ACC_EV_HALT_START);
+	assert_int_equal(st.rate_bps, 5 * GBPS);
+	mid_excess_verdict(&st, &p, RXE_CC_ACC_GATE_ALPHA, &ev);
+	assert_false(ev.flags & RXE_CC_ACC_EV_HALT_START);
+	assert_false(st.halted);
+	assert_int_equal(st.share_bps, 5 * GBPS);
+	cut = LINE_BPS * (ALPHA_ONE >> 5) / (ALPHA_ONE << 2);
+	assert_int_equal(st.rate_bps, LINE_BPS - cut + (cut >> 8));
+	assert_int_equal(st.stats.halts, 0);
 }
 
 /*
@@ -1175,6 +1252,8 @@ int main(void)
 		cmocka_unit_test(test_gate_skips_short_halt),
 		cmocka_unit_test(test_gate_possibly_cut_and_long_periods),
 		cmocka_unit_test(test_aimd_possibly_cut_and_long_periods),
+		cmocka_unit_test(test_alpha_possibly_cut_and_tick),
+		cmocka_unit_test(test_alpha_mid_excess_does_not_halt),
 		cmocka_unit_test(test_gate_counts_sends_set_by_glue),
 		cmocka_unit_test(test_halt_ablation),
 		cmocka_unit_test(test_possibly_congested_holds),

@@ -104,7 +104,7 @@ const struct knob knob_table[] = {
 	  "beta_0, the gain of the ramp to C (default 1/16)."),
 	B("acc_halt", GROUP_ACC, "1",
 	  "Whether a congested period halts the QP (1) or only sets its rate (0)."),
-	U("acc_gate", GROUP_ACC, "", "2", 0, 2,
+	U("acc_gate", GROUP_ACC, "", "2", 0, 3,
 	  "The increase rule after a QP's first halt."),
 	U("acc_window_bytes", GROUP_ACC, "bytes", "0", 0, 4294967296ULL,
 	  "ACC's cap on a QP's bytes in flight at R = C, scaled by R / C; 0: no cap."),

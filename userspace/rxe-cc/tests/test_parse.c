@@ -331,8 +331,8 @@ static void test_knob_values(void **state)
 	check_ok("prio7_np", "0");
 	check_bad("prio7_np", "2", "not 0 or 1");
 	check_bad("acc_gate", "yes", "not a whole number");
-	check_ok("acc_gate", "2");
-	check_bad("acc_gate", "3", "out of range 0..2");
+	check_ok("acc_gate", "3");
+	check_bad("acc_gate", "4", "out of range 0..3");
 	check_ok("cnp_dscp", "-1");
 	check_ok("cnp_dscp", "63");
 	check_bad("cnp_dscp", "64", "DSCP 0..63");
