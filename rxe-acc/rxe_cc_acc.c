@@ -366,6 +366,12 @@ u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 	return p->base_rtt_ns ? p->base_rtt_ns : st->base_rtt.val[0];
 }
 
+/* alpha, the CE share's moving average the alpha cut acts on, in permille */
+u32 rxe_cc_acc_alpha_permille(const struct rxe_cc_acc *st)
+{
+	return st->alpha_pm / (ACC_ALPHA_ONE / RXE_CC_ACC_PERMILLE);
+}
+
 /**
  * rxe_cc_acc_window_bytes - the in-flight cap, a deviation of ours
  * @st: the QP's state

@@ -193,6 +193,7 @@ u64 rxe_cc_acc_next_timer_ns(const struct rxe_cc_acc *st);
 u32 rxe_cc_acc_ack_req_every(const struct rxe_cc_acc *st);
 u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 		      const struct rxe_cc_acc_params *p);
+u32 rxe_cc_acc_alpha_permille(const struct rxe_cc_acc *st);
 u64 rxe_cc_acc_window_bytes(const struct rxe_cc_acc *st,
 			    const struct rxe_cc_acc_params *p, u32 min_bytes);
 u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_rate_sample *rs,

@@ -169,7 +169,9 @@ static int acc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 				   st->last_halt.t_halt_ns) ||
 	    rdma_nl_put_driver_u64(msg, "acc_ce_periods", ce_periods) ||
 	    rdma_nl_put_driver_u64(msg, "acc_ue_periods",
-				   st->stats.periods[RXE_CC_ACC_PERIOD_VICTIM]))
+				   st->stats.periods[RXE_CC_ACC_PERIOD_VICTIM]) ||
+	    rdma_nl_put_driver_u32(msg, "acc_alpha_permille",
+				   rxe_cc_acc_alpha_permille(st)))
 		return -EMSGSIZE;
 	return 0;
 }

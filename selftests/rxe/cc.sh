@@ -164,7 +164,8 @@ res_case() {
 	echo "$out" | sed 's/^/# /'
 	echo "$out" | grep -q "drv_cc_algorithm acc" &&
 	echo "$out" | grep -q "drv_cc_rate_bps [1-9]" &&
-	echo "$out" | grep -q "drv_acc_base_rtt_ns [1-9]"
+	echo "$out" | grep -q "drv_acc_base_rtt_ns [1-9]" &&
+	echo "$out" | grep -qE "drv_acc_alpha_permille 0( |$)"
 }
 want functional && ktap_check "per-QP CC state in rdma -dd res show qp" res_case
 

@@ -734,6 +734,7 @@ static void test_alpha_possibly_cut_and_tick(void **state)
 	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
 	alpha = (ALPHA_ONE >> 5) + ((ALPHA_ONE / 2) >> 5) - ((ALPHA_ONE >> 5) >> 5);
 	assert_int_equal(st.alpha_pm, alpha);
+	assert_int_equal(rxe_cc_acc_alpha_permille(&st), alpha >> 8);
 	cut = r * alpha / (ALPHA_ONE << 2);
 	assert_int_equal(st.rate_bps, r - cut + ((LINE_BPS - (r - cut)) >> 8));
 	/* Periods without marks let alpha decay by 1/32 each. */
