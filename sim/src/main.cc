@@ -346,6 +346,9 @@ int main(int argc, char **argv)
 		ns3::GlobalValue::Bind("SchedulerType",
 				       ns3::StringValue(o.scheduler));
 
+	// The CC knobs pass the core's check at once: a flow builds its CC
+	// only when it starts, so a run without a flow would take any.
+	MakeCc(o.host, o.host_bps, o.host.mtu_payload + o.host.HdrBytes(), 0);
 	if (!BuildTopology(o))
 		Usage();
 	if (o.check_routes) {
