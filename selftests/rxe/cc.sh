@@ -459,8 +459,15 @@ bond_rates() {
 		awk -v a="$1" -v w="$2" '$2 != a || $3 != w {bad = 1} END {exit bad}' <<<"$qps" &&
 		! grep -qv "new_bps=$2 why=start" <<<"$starts"
 }
+# bonds_at MBPS WHEN: both bonds' speeds, printed; true if both are MBPS
+bonds_at() {
+	local c d
+	c=$(bond_speed rxc bc "$1") && d=$(bond_speed rxd bd "$1")
+	echo "# bond of $(($1 / 10000)) veths, $2: $c / $d Mb/s"
+	[ "$c" = "$1" ] && [ "$d" = "$1" ]
+}
 line_rate_case() {
-	local s2 s3 s3d rc=0
+	local s2 rc=0
 	tracefs_mount && [ -d $trace/events/rxe_cc/rxe_cc_rate ] ||
 		{ echo "# no rxe_cc trace events"; return 1; }
 	modprobe bonding max_bonds=0 || return 1
@@ -475,14 +482,10 @@ line_rate_case() {
 	bond_rates dcqcn 20000000000 || rc=1
 	bond_rates acc 20000000000 || rc=1
 	bond_slave 3 || return 1
-	s3=$(bond_speed rxc bc 30000) && s3d=$(bond_speed rxd bd 30000)
-	echo "# bond of 3 veths, before down/up: $s3 / $s3d Mb/s"
-	[ "$s3" = 30000 ] && [ "$s3d" = 30000 ] || rc=1
+	bonds_at 30000 "before down/up" || rc=1
 	ip -n rxc link set bc down && ip -n rxc link set bc up &&
 	ip -n rxd link set bd down && ip -n rxd link set bd up || return 1
-	s3=$(bond_speed rxc bc 30000) && s3d=$(bond_speed rxd bd 30000)
-	echo "# bond of 3 veths, after down/up: $s3 / $s3d Mb/s"
-	[ "$s3" = 30000 ] && [ "$s3d" = 30000 ] || rc=1
+	bonds_at 30000 "after down/up" || rc=1
 	bond_rates dcqcn 30000000000 || rc=1
 	bond_rates acc 30000000000 || rc=1
 	return $rc
