@@ -50,12 +50,12 @@ import metrics as M  # noqa: E402
 import onset as O  # noqa: E402
 import summary as S  # noqa: E402
 
-ORDER = ['none', 'dcqcn', 'dcqcn-paper', 'acc', 'acc-nohalt']
+ORDER = ['none', 'dcqcn', 'dcqcn-paper', 'acc', 'acc-nohalt', 'timely']
 NAMES = {'none': 'none', 'dcqcn': 'DCQCN (mlx5, scaled)',
          'dcqcn-paper': 'DCQCN (paper, scaled)', 'acc': 'ACC',
-         'acc-nohalt': 'ACC without the halt'}
+         'acc-nohalt': 'ACC without the halt', 'timely': 'TIMELY (scaled)'}
 ALGO_COLOR = {'none': '#7f7f7f', 'dcqcn': '#d62728', 'dcqcn-paper': '#ff7f0e',
-              'acc': '#1f77b4', 'acc-nohalt': '#17becf'}
+              'acc': '#1f77b4', 'acc-nohalt': '#17becf', 'timely': '#2ca02c'}
 FLOW_COLORS = plt.get_cmap('tab10').colors
 PRIO = 3
 BIN_MS = 200

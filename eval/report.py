@@ -17,7 +17,8 @@ import summary
 LOADED = 3.0   # 1-minute load average above which a run is suspect (2 CPUs)
 NAMES = {'none': 'none', 'dcqcn': 'DCQCN (mlx5, scaled)',
          'dcqcn-paper': 'DCQCN (paper, scaled)', 'acc': 'ACC',
-         'acc-nohalt': 'ACC without the halt (ablation)'}
+         'acc-nohalt': 'ACC without the halt (ablation)',
+         'timely': 'TIMELY (scaled)'}
 # Scenario columns beside the headline ones, shown when a run has them.
 EXTRA = ['victim_mbps', 'victim_burst_mbps', 'burst_overlap_s', 'flow_echo', 'flow_classes',
          'flow_cnps', 'fct_all', 'fct_small', 'lat_p50_us', 'lat_p99_us']

@@ -79,7 +79,21 @@ ACC = {
         ('acc_period_us', TIME, 40),
     ]}
 
-PRESETS = {'mlx5': MLX5, 'paper': PAPER, 'acc': ACC}
+# TIMELY: the HPCC simulator's preset (run.py, --cc timely) at 100 Gb/s,
+# as the simulator runs it (sim/README.md): T_low 50 us, T_high 500 us,
+# min RTT 20 us, delta 10 x bw/10 Mb/s, floor 1000 Mb/s; the RTT reference
+# is DCQCN's, 40 us.  T_high goes first: the module checks T_low <= T_high.
+TIMELY = {
+    'ref_line_bps': 100_000_000_000, 'ref_rtt_us': 40, 'marking': 'red',
+    'knobs': [
+        ('timely_t_high_us', TIME, 500),
+        ('timely_t_low_us', TIME, 50),
+        ('timely_min_rtt_us', TIME, 20),
+        ('timely_add_step_kbps', RATE, 100_000),
+        ('timely_min_rate_kbps', RATE, 1_000_000),
+    ]}
+
+PRESETS = {'mlx5': MLX5, 'paper': PAPER, 'acc': ACC, 'timely': TIMELY}
 # ACC's in-flight cap (acc_window_bytes, ours, Documentation/rxe-acc/acc.rst
 # "In-flight cap"): one BDP of the reference fabric, 25 Gb/s x 40 us, scaled
 # as bytes are.  Off unless asked (knobs --window, eval/run
@@ -90,7 +104,8 @@ ACC_WINDOW = ('acc_window_bytes', BYTES,
 # 5 ms pacer burst; ACC's theta_CE 75 % (5 ACKs per period, see results.rst).
 BED_EXTRA = {'mlx5': [('pacer_burst_us', 5000)],
              'paper': [('pacer_burst_us', 5000)],
-             'acc': [('pacer_burst_us', 5000), ('acc_theta_ce_pct', 75)]}
+             'acc': [('pacer_burst_us', 5000), ('acc_theta_ce_pct', 75)],
+             'timely': [('pacer_burst_us', 5000)]}
 
 
 def factors(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US):

@@ -75,7 +75,7 @@ COMPACT = [('util', 'utilisation', '%.3f', 1, +1),
 COMPACT_EXTRA = [('victim Mb/s', 'victim_mbps', '%.1f', 1, +1),
                  ('small FCT p99', 'fct_small_p99', '%.1f', 1, -1),
                  ('lat p99 us', 'lat_p99_us', '%.0f', 1, -1)]
-ALGO_ORDER = ['none', 'dcqcn', 'dcqcn-paper', 'acc', 'acc-nohalt']
+ALGO_ORDER = ['none', 'dcqcn', 'dcqcn-paper', 'acc', 'acc-nohalt', 'timely']
 
 
 def num(v):

@@ -68,132 +68,86 @@ static_assert((RXE_CC_REQ_SLOTS & (RXE_CC_REQ_SLOTS - 1)) == 0);
 static_assert((RXE_CC_RESP_SLOTS & (RXE_CC_RESP_SLOTS - 1)) == 0);
 
 /*
- * The registered algorithms, as tcp_cong.c keeps them: written under
- * rxe_cc_list_lock, read under RCU.  Keys are small, so that the knobs
- * can store them in a byte; key 0 is "none".
+ * The algorithms: the built-in table, checked once at module load.  It
+ * never changes after that, so readers need no lock.  Keys are small, so
+ * that the knobs can store them in a byte; key 0 is "none".
  */
-static DEFINE_SPINLOCK(rxe_cc_list_lock);
-static LIST_HEAD(rxe_cc_list);
+static unsigned int rxe_cc_n_algos;
 
-static const struct rxe_cc_ops *rxe_cc_find_key(int key)
+/* The algorithm with key @key, NULL for none or an unknown key. */
+const struct rxe_cc_ops *rxe_cc_algo(int key)
 {
-	const struct rxe_cc_ops *ops;
-
-	list_for_each_entry_rcu(ops, &rxe_cc_list, list,
-				lockdep_is_held(&rxe_cc_list_lock))
-		if (ops->key == key)
-			return ops;
-	return NULL;
+	if (key <= RXE_CC_ALGO_NONE || key > rxe_cc_n_algos)
+		return NULL;
+	return rxe_cc_builtin[key - 1];
 }
 
-static const struct rxe_cc_ops *rxe_cc_find(const char *name)
+static int rxe_cc_key_of(const struct rxe_cc_ops *ops)
 {
-	const struct rxe_cc_ops *ops;
+	int key;
 
-	list_for_each_entry_rcu(ops, &rxe_cc_list, list,
-				lockdep_is_held(&rxe_cc_list_lock))
-		if (sysfs_streq(name, ops->name))
-			return ops;
-	return NULL;
+	for (key = 1; key <= rxe_cc_n_algos; key++)
+		if (rxe_cc_builtin[key - 1] == ops)
+			return key;
+	return RXE_CC_ALGO_NONE;
 }
 
-/**
- * rxe_cc_register - make an algorithm available to the knobs
- * @ops: its ops table; load_params, init, rate_bps and on_ack or on_cnp
- *	 are required
- *
- * The algorithms are built into rdma_rxe: they register at module load
- * and unregister at unload, after every device (so every QP) is gone.
- */
-int rxe_cc_register(struct rxe_cc_ops *ops)
+/* An ops table the framework can run: the required hooks, sizes, name. */
+static bool rxe_cc_ops_valid(const struct rxe_cc_ops *ops)
 {
-	int key, ret = 0;
-
-	if (!ops->init || !ops->rate_bps || (!ops->on_ack && !ops->on_cnp) ||
-	    !ops->load_params || ops->params_size > RXE_CC_PARAMS_SIZE ||
-	    ops->priv_size > RXE_CC_PRIV_SIZE || !ops->name[0] ||
-	    sysfs_streq(ops->name, "none") || sysfs_streq(ops->name, "default")) {
-		pr_err("rxe_cc: %s does not implement the required ops\n",
-		       ops->name);
-		return -EINVAL;
-	}
-
-	spin_lock(&rxe_cc_list_lock);
-	for (key = RXE_CC_ALGO_NONE + 1; key < RXE_CC_MAX_ALGOS; key++)
-		if (!rxe_cc_find_key(key))
-			break;
-	if (rxe_cc_find(ops->name)) {
-		pr_notice("rxe_cc: %s already registered\n", ops->name);
-		ret = -EEXIST;
-	} else if (key == RXE_CC_MAX_ALGOS) {
-		ret = -ENOSPC;
-	} else {
-		ops->key = key;
-		list_add_tail_rcu(&ops->list, &rxe_cc_list);
-		pr_debug("rxe_cc: %s registered\n", ops->name);
-	}
-	spin_unlock(&rxe_cc_list_lock);
-	return ret;
-}
-
-void rxe_cc_unregister(struct rxe_cc_ops *ops)
-{
-	spin_lock(&rxe_cc_list_lock);
-	list_del_rcu(&ops->list);
-	spin_unlock(&rxe_cc_list_lock);
-	synchronize_rcu();
+	return ops->name && ops->name[0] && ops->params_default &&
+	       ops->params_check && ops->derive && ops->init &&
+	       ops->rate_bps && (ops->on_ack || ops->on_cnp) &&
+	       ops->params_size <= RXE_CC_PARAMS_SIZE &&
+	       ops->priv_size <= RXE_CC_PRIV_SIZE &&
+	       (!ops->n_stats || ops->stats) &&
+	       ops->n_stats <= RXE_CC_MAX_STATS &&
+	       strcmp(ops->name, "none") && strcmp(ops->name, "default");
 }
 
 int rxe_cc_init(void)
 {
-	int err;
+	const struct rxe_cc_ops *ops;
+	unsigned int n;
 
-	err = rxe_cc_register(&rxe_cc_dcqcn_ops);
-	if (err)
-		return err;
-	err = rxe_cc_register(&rxe_cc_acc_ops);
-	if (err)
-		rxe_cc_unregister(&rxe_cc_dcqcn_ops);
-	return err;
+	for (n = 0; (ops = rxe_cc_builtin[n]); n++) {
+		if (n + 1 >= RXE_CC_MAX_ALGOS || !rxe_cc_ops_valid(ops)) {
+			pr_err("rxe_cc: algorithm %u (%s) is not usable\n", n,
+			       ops->name ?: "?");
+			return -EINVAL;
+		}
+	}
+	rxe_cc_n_algos = n;
+	return rxe_cc_sysfs_init();
 }
 
 void rxe_cc_exit(void)
 {
-	rxe_cc_unregister(&rxe_cc_acc_ops);
-	rxe_cc_unregister(&rxe_cc_dcqcn_ops);
+	rxe_cc_sysfs_exit();
 }
 
 /* Name of the algorithm with key @key, for the knobs. */
 const char *rxe_cc_algo_name(int key)
 {
 	const struct rxe_cc_ops *ops;
-	const char *name;
 
 	if (key == RXE_CC_ALGO_DEFAULT)
 		return "default";
-	if (key == RXE_CC_ALGO_NONE)
-		return "none";
-	rcu_read_lock();
-	ops = rxe_cc_find_key(key);
-	/* ops live as long as the module: the name outlives the lock */
-	name = ops ? ops->name : "none";
-	rcu_read_unlock();
-	return name;
+	ops = rxe_cc_algo(key);
+	return ops ? ops->name : "none";
 }
 
 /* Key of the algorithm named @buf (sysfs input), or -EINVAL. */
 int rxe_cc_algo_by_name(const char *buf)
 {
-	const struct rxe_cc_ops *ops;
 	int key;
 
 	if (sysfs_streq(buf, "none"))
 		return RXE_CC_ALGO_NONE;
-	rcu_read_lock();
-	ops = rxe_cc_find(buf);
-	key = ops ? ops->key : -EINVAL;
-	rcu_read_unlock();
-	return key;
+	for (key = 1; key <= rxe_cc_n_algos; key++)
+		if (sysfs_streq(buf, rxe_cc_builtin[key - 1]->name))
+			return key;
+	return -EINVAL;
 }
 
 /*
@@ -221,16 +175,37 @@ static void rxe_cc_read_speed(struct rxe_dev *rxe, struct net_device *ndev,
 /* "none" and every registered algorithm, for the available knob. */
 int rxe_cc_algos_show(char *buf)
 {
-	const struct rxe_cc_ops *ops;
-	int len;
+	int key, len;
 
 	len = sysfs_emit(buf, "none");
-	rcu_read_lock();
-	list_for_each_entry_rcu(ops, &rxe_cc_list, list)
-		len += sysfs_emit_at(buf, len, " %s", ops->name);
-	rcu_read_unlock();
+	for (key = 1; key <= rxe_cc_n_algos; key++)
+		len += sysfs_emit_at(buf, len, " %s",
+				     rxe_cc_builtin[key - 1]->name);
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;
+}
+
+/* The knobs of a new device: every algorithm's defaults, stock rxe. */
+void rxe_cc_params_default(struct rxe_cc_params *p)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 1; i <= rxe_cc_n_algos; i++)
+		rxe_cc_builtin[i - 1]->params_default(p->algo_knobs[i]);
+	p->line_rate_mbps = 0;
+	p->pacer_burst_us = RXE_CC_DEFAULT_BURST_US;
+	p->np_cnp_gap_us = RXE_CC_NP_DEF_CNP_GAP_US;
+	/* ACKs and CNPs stay in the QP's (lossless) class unless asked */
+	p->cnp_dscp = RXE_CC_DSCP_OF_QP;
+	p->ack_dscp = RXE_CC_DSCP_OF_QP;
+	/* Stock behaviour until an administrator asks for more. */
+	p->algo = RXE_CC_ALGO_NONE;
+	/* A receiver answers marks on every priority, as mlx5's roce_np. */
+	p->np_prio_mask = GENMASK(RXE_CC_NUM_PRIO - 1, 0);
+	p->ack_every = RXE_CC_ECHO_DEF_EVERY;
+	for (i = 0; i < RXE_CC_NUM_PRIO; i++)
+		p->prio_algo[i] = RXE_CC_ALGO_DEFAULT;
 }
 
 /**
@@ -244,25 +219,9 @@ int rxe_cc_algos_show(char *buf)
  */
 void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
 {
-	struct rxe_cc_params *p = &rxe->cc.params;
-	int i;
-
 	mutex_init(&rxe->cc.knob_lock);
 	seqlock_init(&rxe->cc.params_seq);
-	rxe_cc_dcqcn_params_default(&p->dcqcn);
-	rxe_cc_acc_params_default(&p->acc);
-	p->line_rate_mbps = 0;
-	p->pacer_burst_us = RXE_CC_DEFAULT_BURST_US;
-	/* ACKs and CNPs stay in the QP's (lossless) class unless asked */
-	p->cnp_dscp = RXE_CC_DSCP_OF_QP;
-	p->ack_dscp = RXE_CC_DSCP_OF_QP;
-	/* Stock behaviour until an administrator asks for more. */
-	p->algo = RXE_CC_ALGO_NONE;
-	/* A receiver answers marks on every priority, as mlx5's roce_np. */
-	p->np_prio_mask = GENMASK(RXE_CC_NUM_PRIO - 1, 0);
-	p->ack_every = RXE_CC_ECHO_DEF_EVERY;
-	for (i = 0; i < RXE_CC_NUM_PRIO; i++)
-		p->prio_algo[i] = RXE_CC_ALGO_DEFAULT;
+	rxe_cc_params_default(&rxe->cc.params);
 
 	/* device creation runs in process context without RTNL */
 	rtnl_lock();
@@ -288,26 +247,20 @@ void rxe_cc_netdev_event(struct rxe_dev *rxe)
 	rxe_cc_put_netdev(ndev);
 }
 
-/* The clock of every CC event (monotonic; read under the QP's lock). */
-u64 rxe_cc_now_ns(void)
-{
-	return ktime_get_ns();
-}
-
-/**
- * rxe_cc_qp_params - the algorithm's knobs as @qp uses them
- * @qp: a QP running an algorithm, its cc->lock held
- *
+/*
+ * The algorithm's knobs as @qp uses them, in cc->params (snd.params).
  * The device's knobs, clamped to the QP's line rate and transport timer
- * by the algorithm's load_params(), are derived once per knob write, not
- * on every packet: the cache is keyed on the device's knob sequence
- * (always even once read; odd marks it stale, see rxe_cc_qp_start()) and
- * on the QP's retransmit timeout, which a modify may change at any time.
- * The copy is taken inside the sequence: a knob write changes one field,
- * but the cores check fields against each other (min <= max), so a QP
- * must never mix two writes.
+ * by the algorithm's derive(), are derived once per knob write, not on
+ * every packet: the cache is keyed on the device's knob sequence (always
+ * even once read; odd marks it stale, see rxe_cc_qp_start()) and on the
+ * QP's retransmit timeout, which a modify may change at any time.  The
+ * copy is taken inside the sequence: a knob write changes one field, but
+ * the cores check fields against each other (min <= max), so a QP must
+ * never mix two writes.  A QP without a timeout is taken to have the
+ * shortest an rxe requester runs, one jiffy: a READ responder left in RTR
+ * still answers a requester that has one.  Lock held.
  */
-const void *rxe_cc_qp_params(struct rxe_qp *qp)
+static void rxe_cc_qp_params(struct rxe_qp *qp)
 {
 	struct rxe_cc_qp *cc = qp->cc;
 	struct rxe_cc_dev *dev = &rxe_cc_qp_dev(qp)->cc;
@@ -317,15 +270,59 @@ const void *rxe_cc_qp_params(struct rxe_qp *qp)
 	lockdep_assert_held(&cc->lock);
 	if (likely(seq == cc->params_seq &&
 		   timeout == cc->params_timeout_jiffies))
-		return cc->params;
+		return;
 
+	cc->params_timeout_jiffies = timeout;
+	cc->snd.rto_ns = jiffies_to_nsecs(timeout ?: 1);
 	do {
 		seq = read_seqbegin(&dev->params_seq);
-		cc->params_timeout_jiffies = timeout;
-		cc->ops->load_params(qp, &dev->params, cc->params);
+		cc->ops->derive(&cc->snd, cc->knobs, cc->params);
 	} while (read_seqretry(&dev->params_seq, seq));
 	cc->params_seq = seq;
-	return cc->params;
+}
+
+/*
+ * The QP as its algorithm sees it, up to date for the next hook: its
+ * knobs, W, the frame size, no events yet.  Lock held.
+ */
+static struct rxe_cc_sender *rxe_cc_sender_of(struct rxe_qp *qp)
+{
+	struct rxe_cc_qp *cc = qp->cc;
+
+	rxe_cc_qp_params(qp);
+	cc->snd.inflight_bytes = rxe_cc_inflight_bytes(cc);
+	cc->snd.frame_bytes = rxe_cc_frame_bytes(qp);
+	cc->snd.events = 0;
+	return &cc->snd;
+}
+
+/* Counters and trace events for what the last hook reported; lock held. */
+static void rxe_cc_report(struct rxe_qp *qp)
+{
+	const struct rxe_cc_sender *s = &qp->cc->snd;
+	const struct rxe_cc_report *rep = &s->report;
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+
+	if (!s->events)
+		return;
+	if (s->events & RXE_CC_EV_PERIOD)
+		trace_rxe_cc_period(qp, &rep->period);
+	if (s->events & RXE_CC_EV_HALT) {
+		rxe_counter_inc(rxe, RXE_CNT_ACC_HALTS);
+		trace_rxe_cc_halt(qp, &rep->halt);
+	}
+	if (s->events & RXE_CC_EV_HALT_END)
+		trace_rxe_cc_halt_end(qp, rep->halt_early, rep->rate_bps);
+	if (s->events & RXE_CC_EV_BACKOFF)
+		rxe_counter_inc(rxe, RXE_CNT_ACC_VICTIM_BACKOFFS);
+	if (s->events & RXE_CC_EV_CNP_HANDLED) {
+		rxe_counter_inc(rxe, RXE_CNT_RP_CNP_HANDLED);
+		trace_rxe_cc_cnp(qp, RXE_CC_CNP_HANDLED, rep->alpha);
+	}
+	if (s->events & RXE_CC_EV_CNP_IGNORED) {
+		rxe_counter_inc(rxe, RXE_CNT_RP_CNP_IGNORED);
+		trace_rxe_cc_cnp(qp, RXE_CC_CNP_IGNORED, rep->alpha);
+	}
 }
 
 /* Let the tasks the pacer held (RXE_CC_WAIT_* bits of @waiters) run. */
@@ -408,7 +405,8 @@ static void rxe_cc_resp_expire(struct rxe_qp *qp, u64 now)
 static u64 rxe_cc_window(struct rxe_qp *qp)
 {
 	struct rxe_cc_qp *cc = qp->cc;
-	u64 win = cc->ops->window_bytes ? cc->ops->window_bytes(qp) : U64_MAX;
+	u64 win = cc->ops->window_bytes ?
+		  cc->ops->window_bytes(rxe_cc_sender_of(qp)) : U64_MAX;
 
 	if (cc->windowed != (win != U64_MAX))
 		WRITE_ONCE(cc->windowed, win != U64_MAX);
@@ -495,7 +493,10 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *t)
 	now = rxe_cc_now_ns();
 	if (cc->ops && !cc->stopped) {
 		rxe_cc_resp_expire(qp, now);
-		cc->ops->on_timer(qp, now);
+		if (cc->ops->on_timer) {
+			cc->ops->on_timer(rxe_cc_sender_of(qp), now);
+			rxe_cc_report(qp);
+		}
 		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_TIMER);
 		/* bytes that expired, or a rate that grew, make room */
 		if (cc->ops->window_bytes)
@@ -585,7 +586,7 @@ static const struct rxe_cc_ops *rxe_cc_choose(struct rxe_dev *rxe, u8 prio)
 
 	if (key == RXE_CC_ALGO_DEFAULT)
 		key = READ_ONCE(rxe->cc.params.algo);
-	return key == RXE_CC_ALGO_NONE ? NULL : rxe_cc_find_key(key);
+	return rxe_cc_algo(key);
 }
 
 /**
@@ -656,10 +657,22 @@ static u32 rxe_cc_burst_bytes(struct rxe_qp *qp, u64 rate_bps)
 		     RXE_CC_PACER_MAX_BURST_BYTES);
 }
 
-/* The QP's priority: the top three bits of the DSCP of its traffic class. */
-u8 rxe_cc_qp_prio(struct rxe_qp *qp)
+/*
+ * The ACK spacing of a receiver for a sender that asked for the mark
+ * echo (rxe_cc_echo.c): the period of this device's algorithm that asks
+ * for it, as knobs are set alike on every host.  0: none.
+ */
+u64 rxe_cc_echo_period_ns(struct rxe_dev *rxe)
 {
-	return rxe_cc_prio_of(qp->pri_av.grh.traffic_class);
+	const struct rxe_cc_ops *ops;
+	int key;
+
+	for (key = 1; key <= rxe_cc_n_algos; key++) {
+		ops = rxe_cc_builtin[key - 1];
+		if (ops->echo_marks && ops->echo_period_ns)
+			return ops->echo_period_ns(rxe->cc.params.algo_knobs[key]);
+	}
+	return 0;
 }
 
 /*
@@ -714,6 +727,11 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	now = rxe_cc_now_ns();
 	memset(cc->priv, 0, sizeof(cc->priv));
 	cc->line_rate_bps = line_bps;
+	cc->snd = (struct rxe_cc_sender) {
+		.priv = cc->priv,
+		.params = cc->params,
+		.line_rate_bps = line_bps,
+	};
 	cc->params_seq = 1;	/* odd: derive anew for this line rate */
 	cc->wire_overhead_bytes = wire_bytes;
 	rxe_cc_sync_psn(qp);
@@ -730,8 +748,9 @@ void rxe_cc_qp_start(struct rxe_qp *qp)
 	cc->window_holds = 0;
 	cc->inflight_max_bytes = 0;
 	cc->ops = ops;
-	ops->init(qp, now);
-	cc->rate_bps = ops->rate_bps(qp, now);
+	cc->knobs = rxe->cc.params.algo_knobs[rxe_cc_key_of(ops)];
+	ops->init(rxe_cc_sender_of(qp), now);
+	cc->rate_bps = ops->rate_bps(&cc->snd, now);
 	rxe_cc_window(qp);
 	rxe_cc_pacer_init(&cc->pacer, cc->rate_bps,
 			  rxe_cc_burst_bytes(qp, cc->rate_bps), now);
@@ -799,7 +818,7 @@ static void rxe_cc_arm_timer(struct rxe_qp *qp)
 
 	if (cc->stopped || !cc->ops->next_timer_ns)
 		return;
-	next = cc->ops->next_timer_ns(qp);
+	next = cc->ops->next_timer_ns(rxe_cc_sender_of(qp));
 	/* 0 and U64_MAX both mean "no deadline"; ktime_t is signed */
 	if (!next || next >= KTIME_MAX)
 		return;
@@ -818,7 +837,7 @@ void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now, enum rxe_cc_why why)
 {
 	struct rxe_cc_qp *cc = qp->cc;
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
-	u64 rate = cc->ops->rate_bps(qp, now);
+	u64 rate = cc->ops->rate_bps(rxe_cc_sender_of(qp), now);
 	u64 old = cc->rate_bps;
 
 	if (rate == old)
@@ -1021,7 +1040,8 @@ static void rxe_cc_xmit(struct rxe_qp *qp, u32 bytes, u64 now)
 	cc->inflight_max_bytes = max(cc->inflight_max_bytes,
 				     rxe_cc_inflight_bytes(cc));
 	rxe_cc_pacer_consume(&cc->pacer, bytes, now);
-	if (!cc->ops->on_xmit || cc->ops->on_xmit(qp, bytes, now)) {
+	if (!cc->ops->on_xmit ||
+	    cc->ops->on_xmit(rxe_cc_sender_of(qp), bytes, now)) {
 		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_SENT);
 		rxe_cc_arm_timer(qp);
 	} else if (!hrtimer_is_queued(&cc->cc_timer)) {
@@ -1217,8 +1237,10 @@ static void rxe_cc_acked(struct rxe_qp *qp, struct rxe_cc_ring *ring,
 		rxe_counter_inc(rxe, RXE_CNT_ACC_UE_ACKS);
 	trace_rxe_cc_ack(qp, psn, ack->bytes, mark, ack->rtt_ns);
 
-	if (cc->ops->on_ack)
-		cc->ops->on_ack(qp, ack, now);
+	if (cc->ops->on_ack) {
+		cc->ops->on_ack(rxe_cc_sender_of(qp), ack, now);
+		rxe_cc_report(qp);
+	}
 	rxe_cc_rate_changed(qp, now, RXE_CC_WHY_ACK);
 	rxe_cc_arm_timer(qp);
 	if (cc->ops->window_bytes)
@@ -1332,7 +1354,8 @@ static void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt)
 	}
 	if (cc->ops->on_cnp) {
 		now = rxe_cc_now_ns();
-		cc->ops->on_cnp(qp, now);
+		cc->ops->on_cnp(rxe_cc_sender_of(qp), now);
+		rxe_cc_report(qp);
 		rxe_cc_rate_changed(qp, now, RXE_CC_WHY_CNP);
 		rxe_cc_arm_timer(qp);
 	} else {	/* an algorithm that does not react to CNPs */
@@ -1453,7 +1476,16 @@ static int rxe_cc_fill_res(struct sk_buff *msg, struct rxe_qp *qp)
 					   cc->window_holds))
 			return -EMSGSIZE;
 	}
-	return ops->fill_res ? ops->fill_res(msg, qp) : 0;
+	if (ops->n_stats) {
+		u64 v[RXE_CC_MAX_STATS];
+		u32 i;
+
+		ops->stats(rxe_cc_sender_of(qp), v);
+		for (i = 0; i < ops->n_stats; i++)
+			if (rdma_nl_put_driver_u64(msg, ops->stat_names[i], v[i]))
+				return -EMSGSIZE;
+	}
+	return 0;
 }
 
 /*

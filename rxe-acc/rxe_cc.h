@@ -4,10 +4,10 @@
  *
  * The model is Linux TCP's tcp_congestion_ops: named algorithms, a per
  * device default, a per-QP choice made once, and hooks that the transport
- * calls at fixed points.  The algorithms' arithmetic lives in hermetic
- * cores (rxe_cc_dcqcn.c, rxe_cc_acc.c, rxe_cc_pacer.c) shared with the
- * user-space tests; this framework owns locking, timers, pacing, the wire
- * (ECN, CNPs, echoed marks), knobs, counters and trace events.
+ * calls at fixed points.  Each algorithm is a hermetic file pair, shared
+ * with the user-space tests and the simulator (rxe_cc_algos.c lists
+ * them); this framework owns locking, timers, pacing, the wire (ECN,
+ * CNPs, echoed marks), knobs, counters and trace events.
  *
  * Hooks, one line each in the rxe files:
  *
@@ -68,11 +68,13 @@
  * cleared only after the QP's tasks are gone, so the data path reads it
  * without a lock.  UD, GSI and RC QPs that run "none" have none.
  *
- * Algorithms register an ops table (rxe_cc_register(), as
- * tcp_register_congestion_control()) whose private state fits in
- * RXE_CC_PRIV_SIZE bytes of the sender state; knobs name them.  Each
- * algorithm's kernel glue lives beside its hermetic core
- * (rxe_cc_dcqcn_ops.c next to rxe_cc_dcqcn.c, and so on).
+ * An algorithm is one hermetic file pair (rxe_cc_core.h: struct
+ * rxe_cc_ops) that knows nothing of QPs: its hooks see a struct
+ * rxe_cc_sender the framework fills in, and report what they did in its
+ * events, which the framework turns into counters and trace events.  Its
+ * ops table also lists its knobs and statistics, from which the sysfs
+ * files and the "rdma res" attributes are made; its private state fits
+ * in RXE_CC_PRIV_SIZE bytes of the sender state.
  *
  * Concurrency: the requester and completer tasks, the receive softirq and
  * the soft CC timer all touch a QP's state, so it is guarded by one
@@ -89,11 +91,10 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 
 #include "rxe_cc_pacer.h"
 #include "rxe_cc_ring.h"
-#include "rxe_cc_dcqcn.h"
-#include "rxe_cc_acc.h"
 #include "rxe_cc_echo.h"
 
 struct rxe_dev;
@@ -105,16 +106,18 @@ struct ib_qp;
 struct ib_qp_attr;
 
 /*
- * Algorithms are named by a small key given at registration: the knobs
- * store keys, 0 is "none" (stock rxe, no sender state).
+ * Algorithms are named by a small key, their place in rxe_cc_builtin[]
+ * plus one: the knobs store keys, 0 is "none" (stock rxe, no sender
+ * state).
  */
 #define RXE_CC_ALGO_NONE		0
 #define RXE_CC_MAX_ALGOS		8
-#define RXE_CC_NAME_MAX			16
-/* Bytes of per-QP private state an algorithm may use (rxe_cc_priv()). */
+/* Bytes of per-QP private state an algorithm may use. */
 #define RXE_CC_PRIV_U64			80
 #define RXE_CC_PRIV_SIZE		(RXE_CC_PRIV_U64 * sizeof(u64))
-/* Bytes of derived knobs an algorithm may cache per QP (rxe_cc_qp_params). */
+/* Statistics an algorithm may report per QP ("rdma res show qp -dd"). */
+#define RXE_CC_MAX_STATS		16
+/* Bytes of knobs an algorithm may have (and cache per QP, derived). */
 #define RXE_CC_PARAMS_U64		16
 #define RXE_CC_PARAMS_SIZE		(RXE_CC_PARAMS_U64 * sizeof(u64))
 
@@ -130,12 +133,19 @@ struct ib_qp_attr;
 /* cnp_dscp/ack_dscp value: keep the DSCP (and PFC priority) of the QP. */
 #define RXE_CC_DSCP_OF_QP		(-1)
 
-/* Device-wide knobs (sysfs cc/); QPs read them live. */
+/* The fastest Ethernet port rxe may be bound to: 800 Gb/s, with margin. */
+#define RXE_CC_MAX_LINE_RATE_MBPS	1600000U
+
+/*
+ * Device-wide knobs (sysfs cc/); QPs read them live.  Each algorithm's
+ * own knobs are a blob its ops table describes (struct rxe_cc_knob rows),
+ * at algo_knobs[key].
+ */
 struct rxe_cc_params {
-	struct rxe_cc_dcqcn_params dcqcn;
-	struct rxe_cc_acc_params acc;
+	u64 algo_knobs[RXE_CC_MAX_ALGOS][RXE_CC_PARAMS_U64];
 	u32 line_rate_mbps;		/* 0: the netdev's speed */
 	u32 pacer_burst_us;		/* bucket depth in time at the rate */
+	u32 np_cnp_gap_us;		/* receiver: min_time_between_cnps */
 	s8 cnp_dscp;			/* DSCP of CNPs, or RXE_CC_DSCP_OF_QP */
 	s8 ack_dscp;			/* DSCP of ACKs, or RXE_CC_DSCP_OF_QP */
 	u8 algo;			/* algorithm key: the default */
@@ -166,6 +176,7 @@ struct rxe_cc_qp {
 	struct rxe_qp *qp;		/* back pointer, for the timers */
 	const struct rxe_cc_ops *ops;	/* running: NULL until started */
 	const struct rxe_cc_ops *chosen; /* what rxe_cc_qp_modify() picked */
+	const void *knobs;		/* the device's knobs of ops */
 	spinlock_t lock;		/* _bh: never taken in hard irq context */
 	bool stopped;			/* no timer may be armed */
 	bool sent_any;			/* a packet left since the start */
@@ -187,8 +198,10 @@ struct rxe_cc_qp {
 	u32 wire_overhead_bytes;	/* beyond BTH + payload, see below */
 	struct rxe_cc_ring req;		/* request packets in flight */
 	struct rxe_cc_ring resp;	/* read responses in flight */
-	u64 priv[RXE_CC_PRIV_U64];	/* the algorithm's: rxe_cc_priv() */
-	/* the knobs as this QP uses them, see rxe_cc_qp_params() */
+	/* what the algorithm sees of the QP: see rxe_cc_sender_of() */
+	struct rxe_cc_sender snd;
+	u64 priv[RXE_CC_PRIV_U64];	/* the algorithm's state (snd.priv) */
+	/* the knobs as this QP uses them (snd.params): rxe_cc_qp_params() */
 	unsigned int params_seq;	/* the device's knob sequence; odd: stale */
 	unsigned long params_timeout_jiffies;
 	u64 params[RXE_CC_PARAMS_U64];
@@ -223,46 +236,10 @@ enum rxe_cc_cnp_what {
 };
 
 /*
- * An algorithm, as tcp_congestion_ops: hooks called with the QP's
- * cc->lock held, state in rxe_cc_priv(qp), knobs from rxe_cc_qp_params(qp).
- * load_params, init, rate_bps and one of on_ack/on_cnp are required.
+ * The algorithms built into rdma_rxe (rxe_cc_algos.c), NULL-terminated:
+ * adding one is its file pair, a line there and one in the Makefile.
  */
-struct rxe_cc_ops {
-	struct list_head list;
-	u8 key;				/* given by rxe_cc_register() */
-	char name[RXE_CC_NAME_MAX];
-	u32 priv_size;			/* <= RXE_CC_PRIV_SIZE */
-	u32 params_size;		/* <= RXE_CC_PARAMS_SIZE */
-	u32 ack_req_every;		/* ask for an ACK every N packets */
-	bool echo_marks;		/* ask the receiver to echo marks */
-	/* derive this QP's knobs from the device's (no lock but cc->lock) */
-	void (*load_params)(struct rxe_qp *qp, const struct rxe_cc_params *dev,
-			    void *params);
-	void (*init)(struct rxe_qp *qp, u64 now_ns);
-	/*
-	 * data the QP put on the wire: new requests and read responses;
-	 * true if that may have changed the rate or the next deadline
-	 */
-	bool (*on_xmit)(struct rxe_qp *qp, u32 bytes, u64 now_ns);
-	void (*on_ack)(struct rxe_qp *qp, const struct rxe_cc_ack *ack,
-		       u64 now_ns);
-	void (*on_cnp)(struct rxe_qp *qp, u64 now_ns);
-	void (*on_timer)(struct rxe_qp *qp, u64 now_ns);
-	u64 (*rate_bps)(struct rxe_qp *qp, u64 now_ns);	/* 0: halted */
-	u64 (*next_timer_ns)(struct rxe_qp *qp);	/* 0, U64_MAX: none */
-	/*
-	 * optional: a cap on the bytes in flight (rxe_cc_inflight_bytes()),
-	 * U64_MAX for none.  A rate-based algorithm that caps them must keep
-	 * a deadline (next_timer_ns) while bytes are in flight: its timer is
-	 * what lets a hold go when the bytes expire instead of being
-	 * acknowledged.
-	 */
-	u64 (*window_bytes)(struct rxe_qp *qp);
-	int (*fill_res)(struct sk_buff *msg, struct rxe_qp *qp);
-};
-
-extern struct rxe_cc_ops rxe_cc_dcqcn_ops;
-extern struct rxe_cc_ops rxe_cc_acc_ops;
+extern const struct rxe_cc_ops *const rxe_cc_builtin[];
 extern const struct attribute_group *rxe_cc_port_groups[];
 
 /*
@@ -274,20 +251,28 @@ extern const struct attribute_group *rxe_cc_port_groups[];
 /* The priority a traffic class maps to: DSCP >> 3, as dscp2prio does. */
 #define rxe_cc_prio_of(tclass)		((u8)(tclass) >> 5)
 
-/* The algorithm's private state of a QP that runs one. */
-#define rxe_cc_priv(qp)			((void *)(qp)->cc->priv)
+/* The priority of a QP (a macro: struct rxe_qp is not complete here). */
+#define rxe_cc_qp_prio(qp)	rxe_cc_prio_of((qp)->pri_av.grh.traffic_class)
+
+/*
+ * The clock of every CC event, sender and receiver alike (monotonic;
+ * read under the QP's lock by the sender).
+ */
+static inline u64 rxe_cc_now_ns(void)
+{
+	return ktime_get_ns();
+}
 
 /* rxe_cc.c */
-int rxe_cc_register(struct rxe_cc_ops *ops);
-void rxe_cc_unregister(struct rxe_cc_ops *ops);
 int rxe_cc_init(void);
 void rxe_cc_exit(void);
+const struct rxe_cc_ops *rxe_cc_algo(int key);
 int rxe_cc_algo_by_name(const char *buf);
 const char *rxe_cc_algo_name(int key);
 int rxe_cc_algos_show(char *buf);
-u64 rxe_cc_now_ns(void);
 u32 rxe_cc_frame_bytes(struct rxe_qp *qp);
-const void *rxe_cc_qp_params(struct rxe_qp *qp);
+u64 rxe_cc_echo_period_ns(struct rxe_dev *rxe);
+void rxe_cc_params_default(struct rxe_cc_params *p);
 void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev);
 void rxe_cc_netdev_event(struct rxe_dev *rxe);
 void rxe_cc_qp_init(struct rxe_qp *qp);
@@ -311,6 +296,10 @@ u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tclass);
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void rxe_cc_rate_changed(struct rxe_qp *qp, u64 now_ns, enum rxe_cc_why why);
 
+/* rxe_cc_sysfs.c */
+int rxe_cc_sysfs_init(void);
+void rxe_cc_sysfs_exit(void);
+
 /* rxe_cc_np.c: notification point and mark echo */
 void rxe_cc_np_init(struct rxe_qp *qp);
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
@@ -320,7 +309,6 @@ bool rxe_cc_is_read_resp(const struct rxe_pkt_info *pkt);
 enum rxe_cc_mark rxe_cc_echoed_mark(struct rxe_pkt_info *pkt);
 enum rxe_cc_mark rxe_cc_ecn_to_mark(u8 ecn);
 bool rxe_cc_np_on(struct rxe_qp *qp, struct rxe_dev *rxe);
-u8 rxe_cc_qp_prio(struct rxe_qp *qp);
 
 /* rxe_cc_np_echo.c: coalesced ACKs that count marks */
 void rxe_cc_np_echo_init(struct rxe_qp *qp);

@@ -54,17 +54,6 @@ struct rxe_cc_acc_params {
 #define RXE_CC_ACC_GATE_AIMD		2	/* gated probe, AIMD steps */
 #define RXE_CC_ACC_GATE_ALPHA		3	/* AIMD probe, cut by alpha */
 
-/* How a period was classified. */
-enum rxe_cc_acc_class {
-	RXE_CC_ACC_PERIOD_NO_ACK = 0,	/* no ACK: nothing changes */
-	RXE_CC_ACC_PERIOD_CONGESTED,	/* CE share >= theta: halt, rate = r */
-	RXE_CC_ACC_PERIOD_POSSIBLY,	/* some CE: hold, reset streaks */
-	RXE_CC_ACC_PERIOD_VICTIM,	/* UE only: hold, halve after p_thresh */
-	RXE_CC_ACC_PERIOD_UNCONGESTED,	/* no marks: increase */
-	RXE_CC_ACC_PERIOD_HALTED,	/* ended while halted: discarded */
-	RXE_CC_ACC_PERIOD_CLASSES
-};
-
 /* What one call did, for trace events and counters. */
 #define RXE_CC_ACC_EV_PERIOD		BIT(0) /* a period was closed */
 #define RXE_CC_ACC_EV_HALT_START	BIT(1) /* see last_halt */
@@ -76,7 +65,7 @@ enum rxe_cc_acc_class {
 
 struct rxe_cc_acc_ev {
 	u32 flags;			/* RXE_CC_ACC_EV_* */
-	enum rxe_cc_acc_class kind;	/* valid with RXE_CC_ACC_EV_PERIOD */
+	enum rxe_cc_period_class kind;	/* valid with RXE_CC_ACC_EV_PERIOD */
 	u64 old_rate_bps;
 	u64 rate_bps;			/* rate after the halt, if any */
 };
@@ -101,15 +90,6 @@ struct rxe_cc_acc_period {
 	u32 n_ue;		/* UE-marked packets they reported */
 };
 
-/* The inputs and result of the latest source halt. */
-struct rxe_cc_acc_halt_info {
-	u64 inflight_bytes;	/* W */
-	u64 ack_rate_bps;	/* r */
-	u64 tau_ns;		/* base RTT used */
-	u64 excess_bytes;	/* W - r * tau */
-	u64 t_halt_ns;		/* after the halt_max cap */
-};
-
 struct rxe_cc_acc_stats {
 	u64 halts;
 	u64 halts_early;	/* ended by the ACK clock */
@@ -117,7 +97,7 @@ struct rxe_cc_acc_stats {
 	u64 victim_backoffs;
 	u64 increases;
 	u64 gate_behind;	/* gate windows whose ACKs fell behind */
-	u64 periods[RXE_CC_ACC_PERIOD_CLASSES];
+	u64 periods[RXE_CC_PERIOD_CLASSES];
 };
 
 /*
@@ -160,43 +140,21 @@ struct rxe_cc_acc {
 	u32 alpha_pm;		/* EWMA of the periods' CE share, permille << 8 */
 	struct rxe_cc_acc_period cur;
 	struct rxe_cc_acc_period prev;	/* last period if POSSIBLY, else 0 */
-	struct rxe_cc_acc_halt_info last_halt;
+	struct rxe_cc_halt_report last_halt;
 	struct rxe_cc_acc_stats stats;
 };
 
 void rxe_cc_acc_params_default(struct rxe_cc_acc_params *p);
 int rxe_cc_acc_params_check(const struct rxe_cc_acc_params *p);
-u64 rxe_cc_acc_min_rate_bps(const struct rxe_cc_acc_params *p);
 u64 rxe_cc_acc_max_rate_bps(const struct rxe_cc_acc_params *p);
 
-void rxe_cc_acc_init(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
-		     u64 now_ns);
-void rxe_cc_acc_on_send(struct rxe_cc_acc *st, u32 bytes, u64 now_ns);
-void rxe_cc_acc_set_inflight(struct rxe_cc_acc *st, u64 inflight_bytes);
-u32 rxe_cc_acc_on_ack(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
-		      u32 acked_bytes, enum rxe_cc_mark mark,
-		      u64 rtt_sample_ns, u64 now_ns, struct rxe_cc_acc_ev *ev);
-u32 rxe_cc_acc_on_acks(struct rxe_cc_acc *st,
-			const struct rxe_cc_acc_params *p,
-			const struct rxe_cc_ack *ack, u64 now_ns,
-			struct rxe_cc_acc_ev *ev);
-u32 rxe_cc_acc_on_period(struct rxe_cc_acc *st,
-			 const struct rxe_cc_acc_params *p, u64 now_ns,
-			 struct rxe_cc_acc_ev *ev);
-u32 rxe_cc_acc_on_timer(struct rxe_cc_acc *st,
-			const struct rxe_cc_acc_params *p, u64 now_ns,
-			struct rxe_cc_acc_ev *ev);
 
-u64 rxe_cc_acc_rate_bps(const struct rxe_cc_acc *st, u64 now_ns);
-bool rxe_cc_acc_halted(const struct rxe_cc_acc *st, u64 now_ns);
-u64 rxe_cc_acc_next_timer_ns(const struct rxe_cc_acc *st);
-u32 rxe_cc_acc_ack_req_every(const struct rxe_cc_acc *st);
 u64 rxe_cc_acc_tau_ns(const struct rxe_cc_acc *st,
 		      const struct rxe_cc_acc_params *p);
 u32 rxe_cc_acc_alpha_permille(const struct rxe_cc_acc *st);
-u64 rxe_cc_acc_window_bytes(const struct rxe_cc_acc *st,
-			    const struct rxe_cc_acc_params *p, u32 min_bytes);
 u64 rxe_cc_acc_ack_rate_bps(const struct rxe_cc_acc_rate_sample *rs,
 			    const struct rxe_cc_acc_params *p);
+
+extern const struct rxe_cc_ops rxe_cc_acc_ops;
 
 #endif /* RXE_CC_ACC_H */

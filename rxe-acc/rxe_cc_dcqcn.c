@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * rxe_cc_dcqcn.c - DCQCN reaction point (sender) and notification point
- * (receiver) for rxe, after Zhu et al., "Congestion Control for Large-Scale
- * RDMA Deployments", SIGCOMM'15, in NVIDIA's fixed-point form and with its
- * knob names and firmware defaults (mlx5 cc_params).
- *
- * Notification point (NP, receiver)
- * ---------------------------------
- * A CE-marked packet asks for a CNP to the sender QP; at most one CNP per
- * QP leaves per min_time_between_cnps_us (0 = one per CE packet; 4 us by
- * default, as ConnectX firmware).
+ * rxe_cc_dcqcn.c - DCQCN reaction point (sender) for rxe, after Zhu et
+ * al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM'15,
+ * in NVIDIA's fixed-point form and with its knob names and firmware
+ * defaults (mlx5 cc_params).  The notification point, which answers a
+ * CE-marked packet with a CNP, is a receiver role of every QP, whatever
+ * its sender runs: rxe_cc_np.c, with its arithmetic in rxe_cc_echo.h.
  *
  * Reaction point (RP, sender), per QP
  * -----------------------------------
@@ -87,13 +83,6 @@
 #define DCQCN_DEF_DCE_TCP_RTT_US	1
 #define DCQCN_DEF_MONITOR_PERIOD_US	4
 #define DCQCN_DEF_INITIAL_ALPHA		1023
-/*
- * ConnectX firmware's MIN_TIME_BETWEEN_CNPS (mlxconfig default 4 us), and
- * the sender's own rate_reduce_monitor_period: it cuts at most once per
- * period, so closer CNPs only cost packets.  It also bounds the CNPs a
- * burst of CE-marked requests makes a receiver send.
- */
-#define DCQCN_DEF_MIN_TIME_BETWEEN_CNPS_US	4
 #define DCQCN_DEF_LINE_RATE_KBPS	100000000 /* placeholder: glue sets it */
 
 /* Longest knob time (10 s): keeps every ns product far inside u64. */
@@ -146,7 +135,6 @@ void rxe_cc_dcqcn_params_default(struct rxe_cc_dcqcn_params *p)
 		.initial_alpha_value = DCQCN_DEF_INITIAL_ALPHA,
 		.rate_to_set_on_first_cnp_kbps = 0,
 		.clamp_tgt_rate = 0,
-		.min_time_between_cnps_us = DCQCN_DEF_MIN_TIME_BETWEEN_CNPS_US,
 		.line_rate_kbps = DCQCN_DEF_LINE_RATE_KBPS,
 	};
 }
@@ -171,13 +159,12 @@ int rxe_cc_dcqcn_params_check(const struct rxe_cc_dcqcn_params *p)
 	    !rxe_cc_in_range(p->dce_tcp_rtt_us, 1, DCQCN_MAX_TIME_US) ||
 	    !rxe_cc_in_range(p->rate_reduce_monitor_period_us, 0, DCQCN_MAX_TIME_US) ||
 	    !rxe_cc_in_range(p->initial_alpha_value, 0, RXE_CC_DCQCN_ALPHA_MAX) ||
-	    !rxe_cc_in_range(p->clamp_tgt_rate, 0, 1) ||
-	    !rxe_cc_in_range(p->min_time_between_cnps_us, 0, DCQCN_MAX_TIME_US))
+	    !rxe_cc_in_range(p->clamp_tgt_rate, 0, 1))
 		return -EINVAL;
 	return 0;
 }
 
-u64 rxe_cc_dcqcn_min_rate_bps(const struct rxe_cc_dcqcn_params *p)
+static u64 dcqcn_min_rate_bps(const struct rxe_cc_dcqcn_params *p)
 {
 	return kbps_to_bps(p->rpg_min_rate_kbps);
 }
@@ -192,11 +179,11 @@ u64 rxe_cc_dcqcn_max_rate_bps(const struct rxe_cc_dcqcn_params *p)
 
 static u64 clamp_rate(const struct rxe_cc_dcqcn_params *p, u64 rate_bps)
 {
-	return clamp_t(u64, rate_bps, rxe_cc_dcqcn_min_rate_bps(p),
+	return clamp_t(u64, rate_bps, dcqcn_min_rate_bps(p),
 		       rxe_cc_dcqcn_max_rate_bps(p));
 }
 
-void rxe_cc_dcqcn_init(struct rxe_cc_dcqcn_rp *rp,
+static void rxe_cc_dcqcn_init(struct rxe_cc_dcqcn_rp *rp,
 		       const struct rxe_cc_dcqcn_params *p, u64 now_ns)
 {
 	*rp = (struct rxe_cc_dcqcn_rp) {
@@ -208,7 +195,7 @@ void rxe_cc_dcqcn_init(struct rxe_cc_dcqcn_rp *rp,
 	};
 }
 
-u64 rxe_cc_dcqcn_rate_bps(const struct rxe_cc_dcqcn_rp *rp)
+static u64 rxe_cc_dcqcn_rate_bps(const struct rxe_cc_dcqcn_rp *rp)
 {
 	return rp->rc_bps;
 }
@@ -443,7 +430,7 @@ static u32 first_cnp(struct rxe_cc_dcqcn_rp *rp,
 	return RXE_CC_DCQCN_EV_DECREASE;
 }
 
-u32 rxe_cc_dcqcn_on_cnp(struct rxe_cc_dcqcn_rp *rp,
+static u32 rxe_cc_dcqcn_on_cnp(struct rxe_cc_dcqcn_rp *rp,
 			const struct rxe_cc_dcqcn_params *p, u64 now_ns,
 			struct rxe_cc_dcqcn_ev *ev)
 {
@@ -472,7 +459,7 @@ u32 rxe_cc_dcqcn_on_cnp(struct rxe_cc_dcqcn_rp *rp,
 	return ev_end(ev, rp, flags);
 }
 
-u32 rxe_cc_dcqcn_on_bytes_sent(struct rxe_cc_dcqcn_rp *rp,
+static u32 rxe_cc_dcqcn_on_bytes_sent(struct rxe_cc_dcqcn_rp *rp,
 			       const struct rxe_cc_dcqcn_params *p, u32 bytes,
 			       u64 now_ns, struct rxe_cc_dcqcn_ev *ev)
 {
@@ -497,7 +484,7 @@ u32 rxe_cc_dcqcn_on_bytes_sent(struct rxe_cc_dcqcn_rp *rp,
 	return ev_end(ev, rp, flags);
 }
 
-u32 rxe_cc_dcqcn_on_timer(struct rxe_cc_dcqcn_rp *rp,
+static u32 rxe_cc_dcqcn_on_timer(struct rxe_cc_dcqcn_rp *rp,
 			  const struct rxe_cc_dcqcn_params *p, u64 now_ns,
 			  struct rxe_cc_dcqcn_ev *ev)
 {
@@ -512,7 +499,7 @@ u32 rxe_cc_dcqcn_on_timer(struct rxe_cc_dcqcn_rp *rp,
  * The next time on_timer() has work: a deferred decrease or an increase
  * event.  alpha needs no timer (it is evaluated lazily, see above).
  */
-u64 rxe_cc_dcqcn_next_timer_ns(const struct rxe_cc_dcqcn_rp *rp,
+static u64 rxe_cc_dcqcn_next_timer_ns(const struct rxe_cc_dcqcn_rp *rp,
 			       const struct rxe_cc_dcqcn_params *p)
 {
 	u64 next = RXE_CC_NEVER_NS;
@@ -525,37 +512,161 @@ u64 rxe_cc_dcqcn_next_timer_ns(const struct rxe_cc_dcqcn_rp *rp,
 	return next;
 }
 
-void rxe_cc_dcqcn_np_init(struct rxe_cc_dcqcn_np *np)
+/*
+ * The ops table: how a host drives the core.  Rates are kept in kb/s, as
+ * the mlx5 knobs count them in Mb/s: a scaled test bed needs the finer
+ * unit.
+ */
+
+static void dcqcn_params_default(void *params)
 {
-	np->last_cnp_us = 0;
+	rxe_cc_dcqcn_params_default(params);
+}
+
+/* The knobs as written: checked against the fastest line they may meet. */
+static int dcqcn_params_check(const void *params)
+{
+	struct rxe_cc_dcqcn_params p =
+		*(const struct rxe_cc_dcqcn_params *)params;
+
+	p.line_rate_kbps = RXE_CC_DCQCN_MAX_RATE_KBPS;
+	return rxe_cc_dcqcn_params_check(&p);
 }
 
 /*
- * The notification point's clock: microseconds, in 32 bits, never 0 (0
- * means "no CNP yet").  It wraps every 71 minutes; the longest gap the
- * knob allows is 10 s, so an unsigned difference is always right but
- * for a CNP withheld for at most one gap, once per wrap.
+ * The knobs with this flow's line rate.  Rates above it (a 50 Mb/s hyper
+ * step on a 20 Mb/s link, a floor set for a faster port) are clamped to
+ * it, so that the floor never exceeds the cap.
  */
-u32 rxe_cc_dcqcn_np_stamp_us(u64 now_ns)
+static void dcqcn_derive(const struct rxe_cc_sender *s, const void *knobs,
+			 void *params)
 {
-	return (u32)div64_u64(now_ns, NSEC_PER_USEC) ?: 1;
+	u32 line = max_t(u32, div64_u64(s->line_rate_bps, RXE_CC_DCQCN_KBPS), 1);
+	struct rxe_cc_dcqcn_params *p = params;
+
+	*p = *(const struct rxe_cc_dcqcn_params *)knobs;
+	p->line_rate_kbps = line;
+	p->rpg_min_rate_kbps = min(p->rpg_min_rate_kbps, line);
+	p->rpg_max_rate_kbps = min(p->rpg_max_rate_kbps, line);
+	p->rpg_ai_rate_kbps = min(p->rpg_ai_rate_kbps, line);
+	p->rpg_hai_rate_kbps = min(p->rpg_hai_rate_kbps, line);
+	p->rate_to_set_on_first_cnp_kbps =
+		min(p->rate_to_set_on_first_cnp_kbps, line);
 }
 
-/* May a CNP go at @now_us if the last one went at @last_us? */
-bool rxe_cc_dcqcn_np_cnp_due(u32 last_us, u32 now_us,
-			     const struct rxe_cc_dcqcn_params *p)
+static void dcqcn_ops_init(struct rxe_cc_sender *s, u64 now_ns)
 {
-	return !last_us || now_us - last_us >= p->min_time_between_cnps_us;
+	rxe_cc_dcqcn_init(s->priv, s->params, now_ns);
 }
 
-bool rxe_cc_dcqcn_np_should_send_cnp(struct rxe_cc_dcqcn_np *np,
-				     const struct rxe_cc_dcqcn_params *p,
-				     u64 now_ns)
+/* The byte counter, and the timers it catches up, may raise the rate. */
+static bool dcqcn_on_xmit(struct rxe_cc_sender *s, u32 bytes, u64 now_ns)
 {
-	u32 now_us = rxe_cc_dcqcn_np_stamp_us(now_ns);
-
-	if (!rxe_cc_dcqcn_np_cnp_due(np->last_cnp_us, now_us, p))
-		return false;
-	np->last_cnp_us = now_us;
+	rxe_cc_dcqcn_on_bytes_sent(s->priv, s->params, bytes, now_ns, NULL);
 	return true;
 }
+
+static void dcqcn_on_cnp(struct rxe_cc_sender *s, u64 now_ns)
+{
+	struct rxe_cc_dcqcn_ev ev;
+	u32 flags;
+
+	flags = rxe_cc_dcqcn_on_cnp(s->priv, s->params, now_ns, &ev);
+	s->events |= flags & RXE_CC_DCQCN_EV_CNP_IGNORED ?
+		     RXE_CC_EV_CNP_IGNORED : RXE_CC_EV_CNP_HANDLED;
+	s->report.alpha = ev.alpha;
+}
+
+static void dcqcn_on_timer(struct rxe_cc_sender *s, u64 now_ns)
+{
+	rxe_cc_dcqcn_on_timer(s->priv, s->params, now_ns, NULL);
+}
+
+/* The cap holds at once when a knob lowers it, not at the next event. */
+static u64 dcqcn_ops_rate_bps(struct rxe_cc_sender *s, u64 now_ns)
+{
+	(void)now_ns;
+	return min(rxe_cc_dcqcn_rate_bps(s->priv),
+		   rxe_cc_dcqcn_max_rate_bps(s->params));
+}
+
+static u64 dcqcn_ops_next_timer_ns(struct rxe_cc_sender *s)
+{
+	return rxe_cc_dcqcn_next_timer_ns(s->priv, s->params);
+}
+
+static const char *const dcqcn_stat_names[] = {
+	"dcqcn_target_bps",
+	"dcqcn_alpha",
+	"dcqcn_time_stage",
+	"dcqcn_byte_stage",
+	"dcqcn_cnp_handled",
+};
+
+static void dcqcn_stats(const struct rxe_cc_sender *s, u64 *v)
+{
+	const struct rxe_cc_dcqcn_rp *rp = s->priv;
+
+	*v++ = rp->rt_bps;
+	*v++ = rxe_cc_dcqcn_alpha(rp);
+	*v++ = rp->time_stage;
+	*v++ = rp->byte_stage;
+	*v = rp->stats.cnp_handled;
+}
+
+#define DCQCN_KNOB(_name, _field, _unit, _min, _max)			\
+	RXE_CC_KNOB_ROW(struct rxe_cc_dcqcn_params, _name, _field, _unit, \
+			1, _min, _max, 0)
+
+/*
+ * mlx5's names.  Its rate knobs count Mb/s; ours count kb/s and say so
+ * (rxe-cc takes the mlx5 names in Mb/s too).
+ */
+static const struct rxe_cc_knob dcqcn_knobs[] = {
+	DCQCN_KNOB("rpg_ai_rate_kbps", rpg_ai_rate_kbps, "kb/s",
+		   1, RXE_CC_DCQCN_MAX_RATE_KBPS),
+	DCQCN_KNOB("rpg_hai_rate_kbps", rpg_hai_rate_kbps, "kb/s",
+		   1, RXE_CC_DCQCN_MAX_RATE_KBPS),
+	DCQCN_KNOB("rpg_time_reset", rpg_time_reset_us, "us",
+		   1, DCQCN_MAX_TIME_US),
+	DCQCN_KNOB("rpg_byte_reset", rpg_byte_reset_bytes, "bytes",
+		   0, DCQCN_MAX_BYTE_RESET_BYTES),
+	DCQCN_KNOB("rpg_threshold", rpg_threshold, "", 1, DCQCN_MAX_THRESHOLD),
+	DCQCN_KNOB("rpg_min_rate_kbps", rpg_min_rate_kbps, "kb/s",
+		   1, RXE_CC_DCQCN_MAX_RATE_KBPS),
+	DCQCN_KNOB("rpg_max_rate_kbps", rpg_max_rate_kbps, "kb/s",
+		   0, RXE_CC_DCQCN_MAX_RATE_KBPS),
+	DCQCN_KNOB("rpg_min_dec_fac", rpg_min_dec_fac_pct, "%", 1, 100),
+	DCQCN_KNOB("rpg_gd", rpg_gd, "", 1, DCQCN_MAX_GD),
+	DCQCN_KNOB("dce_tcp_g", dce_tcp_g, "/1024", 0, RXE_CC_DCQCN_ALPHA_MAX),
+	DCQCN_KNOB("dce_tcp_rtt", dce_tcp_rtt_us, "us", 1, DCQCN_MAX_TIME_US),
+	DCQCN_KNOB("rate_reduce_monitor_period", rate_reduce_monitor_period_us,
+		   "us", 0, DCQCN_MAX_TIME_US),
+	DCQCN_KNOB("initial_alpha_value", initial_alpha_value, "/1024",
+		   0, RXE_CC_DCQCN_ALPHA_MAX),
+	DCQCN_KNOB("rate_to_set_on_first_cnp_kbps",
+		   rate_to_set_on_first_cnp_kbps, "kb/s",
+		   0, RXE_CC_DCQCN_MAX_RATE_KBPS),
+	DCQCN_KNOB("clamp_tgt_rate", clamp_tgt_rate, "", 0, 1),
+};
+
+const struct rxe_cc_ops rxe_cc_dcqcn_ops = {
+	.name		= "dcqcn",
+	.priv_size	= sizeof(struct rxe_cc_dcqcn_rp),
+	.params_size	= sizeof(struct rxe_cc_dcqcn_params),
+	.ack_req_every	= 0,	/* stock: DCQCN does not need the ACK clock */
+	.knobs		= dcqcn_knobs,
+	.n_knobs	= ARRAY_SIZE(dcqcn_knobs),
+	.stat_names	= dcqcn_stat_names,
+	.n_stats	= ARRAY_SIZE(dcqcn_stat_names),
+	.params_default	= dcqcn_params_default,
+	.params_check	= dcqcn_params_check,
+	.derive		= dcqcn_derive,
+	.init		= dcqcn_ops_init,
+	.on_xmit	= dcqcn_on_xmit,
+	.on_cnp		= dcqcn_on_cnp,
+	.on_timer	= dcqcn_on_timer,
+	.rate_bps	= dcqcn_ops_rate_bps,
+	.next_timer_ns	= dcqcn_ops_next_timer_ns,
+	.stats		= dcqcn_stats,
+};

@@ -61,9 +61,7 @@ struct rxe_cc_dcqcn_params {
 	u32 rate_to_set_on_first_cnp_kbps;
 	/* 1: every decrease sets RT = RC; 0: only after an increase.  0. */
 	u32 clamp_tgt_rate;
-	/* NP: at most one CNP per QP per this, [0, 10000000] us.  Default 0. */
-	u32 min_time_between_cnps_us;
-	/* Port speed, [1, RXE_CC_DCQCN_MAX_RATE_KBPS]; the glue sets it. */
+	/* Port speed, [1, RXE_CC_DCQCN_MAX_RATE_KBPS]; derive() sets it. */
 	u32 line_rate_kbps;
 };
 
@@ -92,7 +90,7 @@ struct rxe_cc_dcqcn_ev {
 	u64 rt_bps;
 };
 
-/* Per-QP counters (the glue sums them into device statistics). */
+/* Per-QP counters, read by "rdma res" (the ops table's statistics). */
 struct rxe_cc_dcqcn_stats {
 	u64 cnp_handled;
 	u64 cnp_ignored;
@@ -118,42 +116,12 @@ struct rxe_cc_dcqcn_rp {
 	struct rxe_cc_dcqcn_stats stats;
 };
 
-/*
- * Notification point (receiver) state of one QP: one word, so that the
- * kernel keeps it in struct rxe_qp and updates it without a lock
- * (rxe_cc_np.c: rxe_cc_dcqcn_np_cnp_due() and a cmpxchg).
- */
-struct rxe_cc_dcqcn_np {
-	u32 last_cnp_us;		/* rxe_cc_dcqcn_np_stamp_us(), 0: none */
-};
-
 void rxe_cc_dcqcn_params_default(struct rxe_cc_dcqcn_params *p);
 int rxe_cc_dcqcn_params_check(const struct rxe_cc_dcqcn_params *p);
-u64 rxe_cc_dcqcn_min_rate_bps(const struct rxe_cc_dcqcn_params *p);
 u64 rxe_cc_dcqcn_max_rate_bps(const struct rxe_cc_dcqcn_params *p);
 
-void rxe_cc_dcqcn_init(struct rxe_cc_dcqcn_rp *rp,
-		       const struct rxe_cc_dcqcn_params *p, u64 now_ns);
-u32 rxe_cc_dcqcn_on_cnp(struct rxe_cc_dcqcn_rp *rp,
-			const struct rxe_cc_dcqcn_params *p, u64 now_ns,
-			struct rxe_cc_dcqcn_ev *ev);
-u32 rxe_cc_dcqcn_on_bytes_sent(struct rxe_cc_dcqcn_rp *rp,
-			       const struct rxe_cc_dcqcn_params *p, u32 bytes,
-			       u64 now_ns, struct rxe_cc_dcqcn_ev *ev);
-u32 rxe_cc_dcqcn_on_timer(struct rxe_cc_dcqcn_rp *rp,
-			  const struct rxe_cc_dcqcn_params *p, u64 now_ns,
-			  struct rxe_cc_dcqcn_ev *ev);
-u64 rxe_cc_dcqcn_next_timer_ns(const struct rxe_cc_dcqcn_rp *rp,
-			       const struct rxe_cc_dcqcn_params *p);
-u64 rxe_cc_dcqcn_rate_bps(const struct rxe_cc_dcqcn_rp *rp);
 u32 rxe_cc_dcqcn_alpha(const struct rxe_cc_dcqcn_rp *rp);
 
-void rxe_cc_dcqcn_np_init(struct rxe_cc_dcqcn_np *np);
-u32 rxe_cc_dcqcn_np_stamp_us(u64 now_ns);
-bool rxe_cc_dcqcn_np_cnp_due(u32 last_us, u32 now_us,
-			     const struct rxe_cc_dcqcn_params *p);
-bool rxe_cc_dcqcn_np_should_send_cnp(struct rxe_cc_dcqcn_np *np,
-				     const struct rxe_cc_dcqcn_params *p,
-				     u64 now_ns);
+extern const struct rxe_cc_ops rxe_cc_dcqcn_ops;
 
 #endif /* RXE_CC_DCQCN_H */

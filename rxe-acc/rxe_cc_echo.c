@@ -33,12 +33,11 @@
  * packets the period holds.  That is enough for r, and for ACC's period
  * and gate, which judge a window of few ACKs by the packets they cover
  * (rxe_cc_acc.c).  Each ACK costs software RoCE CPU time on both hosts,
- * and a CPU-bound flow sends hundreds of packets a period: 8 ACKs a
- * period cost a single flow on the VM test bed about 2 % of its
- * throughput against 4.  By time, not by count, so that a slow flow
- * gets as many: N flows that share a path send N times fewer packets
- * each, and one ACK per @every packets gave each of 8 flows on the VM
- * test bed one ACK in several periods.  A flow that sends fewer than 4
+ * and a CPU-bound flow sends hundreds of packets a period (what 4 and 8
+ * ACKs a period cost: Documentation/rxe-acc/wire.rst).  By time, not by
+ * count, so that a slow flow gets as many: N flows that share a path
+ * send N times fewer packets each, and one ACK per @every packets gives
+ * each of many flows one ACK in several periods.  A flow that sends fewer than 4
  * packets a period gets an ACK per packet.  A period of 0 falls back to
  * one ACK per @every packets; an ACK per packet (@every = 1, the
  * paper's ACK clock) turns the rule off.

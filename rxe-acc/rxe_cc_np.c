@@ -150,27 +150,14 @@ static void rxe_cc_send_cnp(struct rxe_qp *qp, struct rxe_dev *rxe)
 	trace_rxe_cc_cnp(qp, RXE_CC_CNP_SENT, 0);
 }
 
-/* The device's DCQCN knobs, as one knob write left them. */
-static void rxe_cc_np_params(struct rxe_dev *rxe,
-			     struct rxe_cc_dcqcn_params *p)
-{
-	unsigned int seq;
-
-	do {
-		seq = read_seqbegin(&rxe->cc.params_seq);
-		*p = rxe->cc.params.dcqcn;
-	} while (read_seqretry(&rxe->cc.params_seq, seq));
-}
-
 /* A CE-marked packet for @qp: send a CNP unless one went out too recently. */
 static void rxe_cc_np_ce(struct rxe_qp *qp, struct rxe_dev *rxe)
 {
-	u32 now_us = rxe_cc_dcqcn_np_stamp_us(rxe_cc_now_ns());
+	u32 now_us = rxe_cc_np_stamp_us(rxe_cc_now_ns());
 	u32 last_us = READ_ONCE(qp->cc_cnp.last_cnp_us);
-	struct rxe_cc_dcqcn_params p;
 
-	rxe_cc_np_params(rxe, &p);
-	if (!rxe_cc_dcqcn_np_cnp_due(last_us, now_us, &p))
+	if (!rxe_cc_np_cnp_due(last_us, now_us,
+			       READ_ONCE(rxe->cc.params.np_cnp_gap_us)))
 		return;
 	/* two CPUs with CE for one QP: the one that stamps first sends */
 	if (try_cmpxchg(&qp->cc_cnp.last_cnp_us, &last_us, now_us))

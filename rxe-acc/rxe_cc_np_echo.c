@@ -52,10 +52,9 @@ void rxe_cc_np_req(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	    (pkt->mask & RXE_READ_MASK) || !rxe_cc_np_on(qp, rxe))
 		return;
 	mark = rxe_cc_ecn_to_mark(pkt->ecn);
-	/* the device's own ACC period: knobs are set alike on every host */
 	rxe_cc_echo_rcv(&qp->cc_echo, mark,
 			READ_ONCE(rxe->cc.params.ack_every), rxe_cc_now_ns(),
-			READ_ONCE(rxe->cc.params.acc.period_ns));
+			rxe_cc_echo_period_ns(rxe));
 	if (mark == RXE_CC_MARK_CE)
 		rxe_counter_inc(rxe, RXE_CNT_NP_ECHO_CE_PKTS);
 	else if (mark == RXE_CC_MARK_UE)

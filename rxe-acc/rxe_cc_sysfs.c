@@ -12,26 +12,33 @@
  *                        answers marks (CNPs, mark echo), 0 it ignores
  *                        them (mlx5's ecn/roce_np/enable/<prio>)
  *   cnp_dscp, ack_dscp   0-63, or -1 (default): the QP's own DSCP
- *   acc_ack_every        receiver: the per-packet ACK run after a mark
- *                        (a clean path ACKs ~4 times a period), to a
- *                        sender that asked for the mark echo, [1, 64]
- *   acc_window_bytes     ACC's cap on bytes in flight at R = C, scaled
- *                        by R / C; 0 (default): none
- *   line_rate_mbps, pacer_burst_us, and the DCQCN (mlx5 names) and ACC
- *   knobs of the table below, in the units their names say.
+ *   knobs                every numeric knob, one line each:
+ *                        "name unit min max default group", unit "-"
+ *                        for none, group "device" or the algorithm, and
+ *                        a last word "experimental" for the knobs of
+ *                        ../cc_experimental/
+ *   the numeric knobs    the device's (line rate, pacer, receiver) and
+ *                        every algorithm's, from the rows of its ops
+ *                        table, in the units their names say
  *
- * A write is parsed, applied to a copy of all knobs, and the copy checked
- * by the algorithm cores' own validators; a bad value returns -EINVAL and
- * changes nothing.  QPs read the knobs live, so a change applies at once,
+ * ports/1/cc_experimental/ holds the knobs of research ablations (rows
+ * flagged RXE_CC_KNOB_EXPERIMENTAL): their names and meaning may change.
+ *
+ * Every write takes one path: parsed, checked against its row's range
+ * and, for an algorithm's knob, by the algorithm's own check of all its
+ * knobs with the new value; a bad value returns -EINVAL and changes
+ * nothing.  Writes are serialised by knob_lock and published under the
+ * knobs' seqlock.  QPs read the knobs live, so a change applies at once,
  * except the algorithm choice, which a QP makes once when it enters RTS.
  * Documentation/ABI/testing/sysfs-class-infiniband-rxe-cc lists them all.
  *
- * They are a port group, as hfi1's congestion control tables are: rate
+ * They are port groups, as hfi1's congestion control tables are: rate
  * control is a property of the port, and rxe's device group is taken.
  */
 
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <rdma/ib_sysfs.h>
 
@@ -40,26 +47,17 @@
 
 #define RXE_CC_MAX_DSCP		63
 #define RXE_CC_MAX_BURST_US	100000
-/* The fastest Ethernet port rxe may be bound to: 800 Gb/s, with margin. */
-#define RXE_CC_MAX_LINE_RATE_MBPS	1600000U
-
-struct rxe_cc_knob {
-	struct ib_port_attribute attr;
-	size_t offset;		/* in struct rxe_cc_params */
-	size_t size;		/* of that field: 1, 4 or 8 bytes */
-	u64 scale;		/* field units per knob unit */
-};
 
 static struct rxe_dev *dev_to_rxe(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct rxe_dev, ib_dev);
 }
 
-static u64 knob_get(const struct rxe_cc_params *p, const struct rxe_cc_knob *k)
+static u64 field_get(const void *base, size_t offset, u32 size)
 {
-	const void *f = (const u8 *)p + k->offset;
+	const void *f = (const u8 *)base + offset;
 
-	switch (k->size) {
+	switch (size) {
 	case 1:
 		return READ_ONCE(*(const u8 *)f);
 	case 4:
@@ -69,12 +67,11 @@ static u64 knob_get(const struct rxe_cc_params *p, const struct rxe_cc_knob *k)
 	}
 }
 
-static void knob_set(struct rxe_cc_params *p, const struct rxe_cc_knob *k,
-		     u64 v)
+static void field_set(void *base, size_t offset, u32 size, u64 v)
 {
-	void *f = (u8 *)p + k->offset;
+	void *f = (u8 *)base + offset;
 
-	switch (k->size) {
+	switch (size) {
 	case 1:
 		WRITE_ONCE(*(u8 *)f, v);
 		break;
@@ -86,142 +83,113 @@ static void knob_set(struct rxe_cc_params *p, const struct rxe_cc_knob *k,
 	}
 }
 
-/*
- * Checks that no algorithm core makes: the device-level knobs.  The rate
- * knobs are checked against the fastest port rxe supports; each QP clamps
- * them to its own line rate when it reads them.
+/**
+ * rxe_cc_knob_write - set one field of a device's knobs
+ * @rxe: the device
+ * @offset: of the field in struct rxe_cc_params
+ * @size: of the field: 1, 4 or 8 bytes
+ * @v: its new value
+ * @key: the algorithm whose knob it is, checked with the new value by its
+ *	params_check(); RXE_CC_ALGO_NONE for a device knob
+ *
+ * The one write path of every knob.  Seqlock readers hold a QP's
+ * cc->lock, which the receive softirq and the soft CC timer take: a writer
+ * interrupted by them on its own CPU, while another CPU holds the same
+ * cc->lock and waits in read_seqbegin() for the write to end, would
+ * deadlock.  So the write runs with bottom halves off.  No reader runs in
+ * hard interrupt context.  Caller holds knob_lock.
  */
-static int rxe_cc_dev_params_check(const struct rxe_cc_params *p)
+static int rxe_cc_knob_write(struct rxe_dev *rxe, size_t offset, u32 size,
+			     u64 v, int key)
 {
-	struct rxe_cc_dcqcn_params dcqcn = p->dcqcn;
-	struct rxe_cc_acc_params acc = p->acc;
+	struct rxe_cc_params *p = &rxe->cc.params;
+	const struct rxe_cc_ops *ops = rxe_cc_algo(key);
 
-	if (p->line_rate_mbps > RXE_CC_MAX_LINE_RATE_MBPS)
-		return -EINVAL;
-	if (!p->pacer_burst_us || p->pacer_burst_us > RXE_CC_MAX_BURST_US)
-		return -EINVAL;
-	if (!rxe_cc_in_range(p->ack_every, RXE_CC_ECHO_MIN_EVERY,
-			     RXE_CC_ECHO_MAX_EVERY))
-		return -EINVAL;
-	dcqcn.line_rate_kbps = RXE_CC_MAX_LINE_RATE_MBPS * RXE_CC_DCQCN_KBPS_PER_MBPS;
-	acc.line_rate_bps = RXE_CC_MAX_LINE_RATE_MBPS * RXE_CC_BPS_PER_MBPS;
-	if (rxe_cc_dcqcn_params_check(&dcqcn) ||
-	    rxe_cc_acc_params_check(&acc))
-		return -EINVAL;
+	lockdep_assert_held(&rxe->cc.knob_lock);
+	if (ops) {
+		u64 copy[RXE_CC_PARAMS_U64];
+		size_t base = offsetof(struct rxe_cc_params, algo_knobs[key]);
+
+		memcpy(copy, p->algo_knobs[key], sizeof(copy));
+		field_set(copy, offset - base, size, v);
+		if (ops->params_check(copy))
+			return -EINVAL;
+	}
+	write_seqlock_bh(&rxe->cc.params_seq);
+	field_set(p, offset, size, v);
+	write_sequnlock_bh(&rxe->cc.params_seq);
 	return 0;
 }
 
-/*
- * Apply one validated write so that seqlock readers never see half of it.
- * Readers hold a QP's cc->lock, which the receive softirq and the soft
- * CC timer take: a writer interrupted by them on its own CPU, while
- * another CPU holds the same cc->lock and waits in read_seqbegin() for
- * the write to end, would deadlock.  So the write runs with bottom halves
- * off.  No reader runs in hard interrupt context.
- */
-static void rxe_cc_params_write(struct rxe_dev *rxe,
-				const struct rxe_cc_knob *k, u64 v)
+static int rxe_cc_knob_write_one(struct rxe_dev *rxe, size_t offset,
+				 u32 size, u64 v, int key)
 {
-	write_seqlock_bh(&rxe->cc.params_seq);
-	knob_set(&rxe->cc.params, k, v);
-	write_sequnlock_bh(&rxe->cc.params_seq);
+	int err;
+
+	mutex_lock(&rxe->cc.knob_lock);
+	err = rxe_cc_knob_write(rxe, offset, size, v, key);
+	mutex_unlock(&rxe->cc.knob_lock);
+	return err;
 }
+
+/* A numeric knob: a row of the device's table or of an algorithm's. */
+struct rxe_cc_knob_attr {
+	struct ib_port_attribute attr;
+	const struct rxe_cc_knob *row;
+	size_t base;		/* of the row's fields in struct rxe_cc_params */
+	int key;		/* the row's algorithm, or RXE_CC_ALGO_NONE */
+};
+
+#define DEV_KNOB(_name, _field, _unit, _min, _max)			\
+	RXE_CC_KNOB_ROW(struct rxe_cc_params, _name, _field, _unit, 1,	\
+			_min, _max, 0)
+
+/*
+ * The device's knobs.  acc_ack_every and min_time_between_cnps are the
+ * receiver's: how it echoes marks and how often it sends CNPs, whatever
+ * its own QPs run.
+ */
+static const struct rxe_cc_knob rxe_cc_dev_knobs[] = {
+	DEV_KNOB("line_rate_mbps", line_rate_mbps, "Mb/s",
+		 0, RXE_CC_MAX_LINE_RATE_MBPS),
+	DEV_KNOB("pacer_burst_us", pacer_burst_us, "us",
+		 1, RXE_CC_MAX_BURST_US),
+	DEV_KNOB("acc_ack_every", ack_every, "packets",
+		 RXE_CC_ECHO_MIN_EVERY, RXE_CC_ECHO_MAX_EVERY),
+	DEV_KNOB("min_time_between_cnps", np_cnp_gap_us, "us",
+		 0, RXE_CC_NP_MAX_CNP_GAP_US),
+};
 
 static ssize_t knob_show(struct ib_device *dev, u32 port,
 			 struct ib_port_attribute *attr, char *buf)
 {
-	struct rxe_cc_knob *k = container_of(attr, struct rxe_cc_knob, attr);
-	struct rxe_dev *rxe = dev_to_rxe(dev);
+	struct rxe_cc_knob_attr *ka =
+		container_of(attr, struct rxe_cc_knob_attr, attr);
+	const struct rxe_cc_knob *row = ka->row;
 
 	return sysfs_emit(buf, "%llu\n",
-			  div64_u64(knob_get(&rxe->cc.params, k), k->scale));
+			  div64_u64(field_get(&dev_to_rxe(dev)->cc.params,
+					      ka->base + row->offset, row->size),
+				    row->scale));
 }
 
 static ssize_t knob_store(struct ib_device *dev, u32 port,
 			  struct ib_port_attribute *attr, const char *buf,
 			  size_t count)
 {
-	struct rxe_cc_knob *k = container_of(attr, struct rxe_cc_knob, attr);
-	struct rxe_dev *rxe = dev_to_rxe(dev);
-	struct rxe_cc_params copy;
-	u64 v, field_max;
+	struct rxe_cc_knob_attr *ka =
+		container_of(attr, struct rxe_cc_knob_attr, attr);
+	const struct rxe_cc_knob *row = ka->row;
+	u64 v;
 	int err;
 
 	/* a number past 64 bits is a bad value too, not ERANGE */
-	if (kstrtou64(buf, 0, &v))
+	if (kstrtou64(buf, 0, &v) || v < row->min || v > row->max)
 		return -EINVAL;
-	field_max = k->size == 8 ? U64_MAX : (1ULL << (8 * k->size)) - 1;
-	if (v > div64_u64(field_max, k->scale))
-		return -EINVAL;
-	v *= k->scale;
-
-	mutex_lock(&rxe->cc.knob_lock);
-	copy = rxe->cc.params;
-	knob_set(&copy, k, v);
-	err = rxe_cc_dev_params_check(&copy);
-	if (!err)
-		rxe_cc_params_write(rxe, k, v);
-	mutex_unlock(&rxe->cc.knob_lock);
-
+	err = rxe_cc_knob_write_one(dev_to_rxe(dev), ka->base + row->offset,
+				    row->size, v * row->scale, ka->key);
 	return err ?: count;
 }
-
-#define RXE_CC_KNOB(_name, _field, _scale)				\
-static struct rxe_cc_knob rxe_cc_knob_##_name = {			\
-	.attr = __ATTR(_name, 0644, knob_show, knob_store),		\
-	.offset = offsetof(struct rxe_cc_params, _field),		\
-	.size = sizeof_field(struct rxe_cc_params, _field),		\
-	.scale = (_scale),						\
-}
-
-#define NS_PER_US	1000ULL
-
-RXE_CC_KNOB(line_rate_mbps, line_rate_mbps, 1);
-RXE_CC_KNOB(pacer_burst_us, pacer_burst_us, 1);
-/*
- * DCQCN, with NVIDIA's mlx5 names and units.  The core keeps rates in kb/s:
- * each mlx5 rate file (Mb/s) has a twin in kb/s over the same storage, so
- * that scaled test-bed values are exact.  A Mb/s file reads whole Mb/s,
- * rounded down.
- */
-#define KBPS_PER_MBPS	RXE_CC_DCQCN_KBPS_PER_MBPS
-RXE_CC_KNOB(rpg_ai_rate, dcqcn.rpg_ai_rate_kbps, KBPS_PER_MBPS);
-RXE_CC_KNOB(rpg_ai_rate_kbps, dcqcn.rpg_ai_rate_kbps, 1);
-RXE_CC_KNOB(rpg_hai_rate, dcqcn.rpg_hai_rate_kbps, KBPS_PER_MBPS);
-RXE_CC_KNOB(rpg_hai_rate_kbps, dcqcn.rpg_hai_rate_kbps, 1);
-RXE_CC_KNOB(rpg_time_reset, dcqcn.rpg_time_reset_us, 1);
-RXE_CC_KNOB(rpg_byte_reset, dcqcn.rpg_byte_reset_bytes, 1);
-RXE_CC_KNOB(rpg_threshold, dcqcn.rpg_threshold, 1);
-RXE_CC_KNOB(rpg_min_rate, dcqcn.rpg_min_rate_kbps, KBPS_PER_MBPS);
-RXE_CC_KNOB(rpg_min_rate_kbps, dcqcn.rpg_min_rate_kbps, 1);
-RXE_CC_KNOB(rpg_max_rate, dcqcn.rpg_max_rate_kbps, KBPS_PER_MBPS);
-RXE_CC_KNOB(rpg_max_rate_kbps, dcqcn.rpg_max_rate_kbps, 1);
-RXE_CC_KNOB(rpg_min_dec_fac, dcqcn.rpg_min_dec_fac_pct, 1);
-RXE_CC_KNOB(rpg_gd, dcqcn.rpg_gd, 1);
-RXE_CC_KNOB(dce_tcp_g, dcqcn.dce_tcp_g, 1);
-RXE_CC_KNOB(dce_tcp_rtt, dcqcn.dce_tcp_rtt_us, 1);
-RXE_CC_KNOB(rate_reduce_monitor_period, dcqcn.rate_reduce_monitor_period_us, 1);
-RXE_CC_KNOB(initial_alpha_value, dcqcn.initial_alpha_value, 1);
-RXE_CC_KNOB(rate_to_set_on_first_cnp, dcqcn.rate_to_set_on_first_cnp_kbps,
-	    KBPS_PER_MBPS);
-RXE_CC_KNOB(rate_to_set_on_first_cnp_kbps, dcqcn.rate_to_set_on_first_cnp_kbps,
-	    1);
-RXE_CC_KNOB(clamp_tgt_rate, dcqcn.clamp_tgt_rate, 1);
-RXE_CC_KNOB(min_time_between_cnps, dcqcn.min_time_between_cnps_us, 1);
-/* ACC */
-RXE_CC_KNOB(acc_period_us, acc.period_ns, NS_PER_US);
-RXE_CC_KNOB(acc_halt_max_us, acc.halt_max_ns, NS_PER_US);
-RXE_CC_KNOB(acc_base_rtt_us, acc.base_rtt_ns, NS_PER_US);
-RXE_CC_KNOB(acc_min_rate_mbps, acc.min_rate_bps, RXE_CC_BPS_PER_MBPS);
-RXE_CC_KNOB(acc_max_rate_mbps, acc.max_rate_bps, RXE_CC_BPS_PER_MBPS);
-RXE_CC_KNOB(acc_start_rate_mbps, acc.start_rate_bps, RXE_CC_BPS_PER_MBPS);
-RXE_CC_KNOB(acc_theta_ce_pct, acc.theta_ce_permille, 10);
-RXE_CC_KNOB(acc_p_thresh, acc.p_thresh, 1);
-RXE_CC_KNOB(acc_beta0_ppm, acc.beta0_ppm, 1);
-RXE_CC_KNOB(acc_halt, acc.halt, 1);
-RXE_CC_KNOB(acc_gate, acc.gate, 1);
-RXE_CC_KNOB(acc_window_bytes, acc.window_bytes, 1);
-RXE_CC_KNOB(acc_ack_every, ack_every, 1);
 
 /* DSCP of ACKs and CNPs: 0-63, or -1 for the QP's own. */
 
@@ -230,32 +198,33 @@ struct rxe_cc_dscp_attr {
 	size_t offset;		/* of an s8 in struct rxe_cc_params */
 };
 
-static s8 *dscp_field(struct ib_device *dev, struct ib_port_attribute *attr)
+static ssize_t dscp_show(struct ib_device *dev, u32 port,
+			 struct ib_port_attribute *attr, char *buf)
 {
 	struct rxe_cc_dscp_attr *da =
 		container_of(attr, struct rxe_cc_dscp_attr, attr);
 
-	return (s8 *)((u8 *)&dev_to_rxe(dev)->cc.params + da->offset);
-}
-
-static ssize_t dscp_show(struct ib_device *dev, u32 port,
-			 struct ib_port_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%d\n", READ_ONCE(*dscp_field(dev, attr)));
+	return sysfs_emit(buf, "%d\n",
+			  (s8)field_get(&dev_to_rxe(dev)->cc.params,
+					da->offset, 1));
 }
 
 static ssize_t dscp_store(struct ib_device *dev, u32 port,
 			  struct ib_port_attribute *attr, const char *buf,
 			  size_t count)
 {
+	struct rxe_cc_dscp_attr *da =
+		container_of(attr, struct rxe_cc_dscp_attr, attr);
 	s8 v;
+	int err;
 
 	if (kstrtos8(buf, 0, &v))
 		return -EINVAL;
 	if (v != RXE_CC_DSCP_OF_QP && (v < 0 || v > RXE_CC_MAX_DSCP))
 		return -EINVAL;
-	WRITE_ONCE(*dscp_field(dev, attr), v);
-	return count;
+	err = rxe_cc_knob_write_one(dev_to_rxe(dev), da->offset, 1, (u8)v,
+				    RXE_CC_ALGO_NONE);
+	return err ?: count;
 }
 
 #define RXE_CC_DSCP_ATTR(_name)						\
@@ -281,11 +250,14 @@ static ssize_t algorithm_store(struct ib_device *dev, u32 port,
 			       const char *buf, size_t count)
 {
 	int algo = rxe_cc_algo_by_name(buf);
+	int err;
 
 	if (algo < 0)
 		return algo;
-	WRITE_ONCE(dev_to_rxe(dev)->cc.params.algo, algo);
-	return count;
+	err = rxe_cc_knob_write_one(dev_to_rxe(dev),
+				    offsetof(struct rxe_cc_params, algo), 1,
+				    algo, RXE_CC_ALGO_NONE);
+	return err ?: count;
 }
 static IB_PORT_ATTR_RW(algorithm);
 
@@ -295,6 +267,15 @@ static ssize_t available_show(struct ib_device *dev, u32 port,
 	return rxe_cc_algos_show(buf);
 }
 static IB_PORT_ATTR_RO(available);
+
+/*
+ * Every numeric knob with its unit, range, default and owner, so that
+ * tools need no table of their own:
+ * "name unit min max default group [experimental]".
+ */
+static ssize_t knobs_show(struct ib_device *dev, u32 port,
+			  struct ib_port_attribute *attr, char *buf);
+static IB_PORT_ATTR_RO(knobs);
 
 struct rxe_cc_prio_attr {
 	struct ib_port_attribute attr;
@@ -319,11 +300,15 @@ static ssize_t prio_algorithm_store(struct ib_device *dev, u32 port,
 		container_of(attr, struct rxe_cc_prio_attr, attr);
 	int algo = sysfs_streq(buf, "default") ? RXE_CC_ALGO_DEFAULT :
 						 rxe_cc_algo_by_name(buf);
+	int err;
 
 	if (algo == -EINVAL)
 		return -EINVAL;
-	WRITE_ONCE(dev_to_rxe(dev)->cc.params.prio_algo[pa->prio], algo);
-	return count;
+	err = rxe_cc_knob_write_one(dev_to_rxe(dev),
+				    offsetof(struct rxe_cc_params,
+					     prio_algo[pa->prio]),
+				    1, (u8)algo, RXE_CC_ALGO_NONE);
+	return err ?: count;
 }
 
 static ssize_t prio_np_show(struct ib_device *dev, u32 port,
@@ -343,20 +328,20 @@ static ssize_t prio_np_store(struct ib_device *dev, u32 port,
 	struct rxe_cc_prio_attr *pa =
 		container_of(attr, struct rxe_cc_prio_attr, attr);
 	struct rxe_dev *rxe = dev_to_rxe(dev);
-	u8 on;
+	u8 on, mask;
+	int err;
 
 	/* exactly 0 or 1: kstrtobool() would take "1.5" or "none" */
 	if (kstrtou8(buf, 0, &on) || on > 1)
 		return -EINVAL;
 	mutex_lock(&rxe->cc.knob_lock);
-	if (on)
-		WRITE_ONCE(rxe->cc.params.np_prio_mask,
-			   rxe->cc.params.np_prio_mask | BIT(pa->prio));
-	else
-		WRITE_ONCE(rxe->cc.params.np_prio_mask,
-			   rxe->cc.params.np_prio_mask & ~BIT(pa->prio));
+	mask = rxe->cc.params.np_prio_mask;
+	mask = on ? mask | BIT(pa->prio) : mask & ~BIT(pa->prio);
+	err = rxe_cc_knob_write(rxe, offsetof(struct rxe_cc_params,
+					      np_prio_mask),
+				1, mask, RXE_CC_ALGO_NONE);
 	mutex_unlock(&rxe->cc.knob_lock);
-	return count;
+	return err ?: count;
 }
 
 #define RXE_CC_PRIO_ATTR(_n)						\
@@ -379,9 +364,11 @@ RXE_CC_PRIO_ATTR(5);
 RXE_CC_PRIO_ATTR(6);
 RXE_CC_PRIO_ATTR(7);
 
-static struct attribute *rxe_cc_attrs[] = {
+/* The attributes that are not rows of a knob table. */
+static struct attribute *rxe_cc_fixed_attrs[] = {
 	&ib_port_attr_algorithm.attr,
 	&ib_port_attr_available.attr,
+	&ib_port_attr_knobs.attr,
 	&rxe_cc_prio0.attr.attr,
 	&rxe_cc_prio1.attr.attr,
 	&rxe_cc_prio2.attr.attr,
@@ -398,53 +385,119 @@ static struct attribute *rxe_cc_attrs[] = {
 	&rxe_cc_prio5_np.attr.attr,
 	&rxe_cc_prio6_np.attr.attr,
 	&rxe_cc_prio7_np.attr.attr,
-	&rxe_cc_knob_line_rate_mbps.attr.attr,
-	&rxe_cc_knob_pacer_burst_us.attr.attr,
 	&rxe_cc_cnp_dscp.attr.attr,
 	&rxe_cc_ack_dscp.attr.attr,
-	&rxe_cc_knob_rpg_ai_rate.attr.attr,
-	&rxe_cc_knob_rpg_ai_rate_kbps.attr.attr,
-	&rxe_cc_knob_rpg_hai_rate.attr.attr,
-	&rxe_cc_knob_rpg_hai_rate_kbps.attr.attr,
-	&rxe_cc_knob_rpg_time_reset.attr.attr,
-	&rxe_cc_knob_rpg_byte_reset.attr.attr,
-	&rxe_cc_knob_rpg_threshold.attr.attr,
-	&rxe_cc_knob_rpg_min_rate.attr.attr,
-	&rxe_cc_knob_rpg_min_rate_kbps.attr.attr,
-	&rxe_cc_knob_rpg_max_rate.attr.attr,
-	&rxe_cc_knob_rpg_max_rate_kbps.attr.attr,
-	&rxe_cc_knob_rpg_min_dec_fac.attr.attr,
-	&rxe_cc_knob_rpg_gd.attr.attr,
-	&rxe_cc_knob_dce_tcp_g.attr.attr,
-	&rxe_cc_knob_dce_tcp_rtt.attr.attr,
-	&rxe_cc_knob_rate_reduce_monitor_period.attr.attr,
-	&rxe_cc_knob_initial_alpha_value.attr.attr,
-	&rxe_cc_knob_rate_to_set_on_first_cnp.attr.attr,
-	&rxe_cc_knob_rate_to_set_on_first_cnp_kbps.attr.attr,
-	&rxe_cc_knob_clamp_tgt_rate.attr.attr,
-	&rxe_cc_knob_min_time_between_cnps.attr.attr,
-	&rxe_cc_knob_acc_period_us.attr.attr,
-	&rxe_cc_knob_acc_halt_max_us.attr.attr,
-	&rxe_cc_knob_acc_base_rtt_us.attr.attr,
-	&rxe_cc_knob_acc_min_rate_mbps.attr.attr,
-	&rxe_cc_knob_acc_max_rate_mbps.attr.attr,
-	&rxe_cc_knob_acc_start_rate_mbps.attr.attr,
-	&rxe_cc_knob_acc_theta_ce_pct.attr.attr,
-	&rxe_cc_knob_acc_p_thresh.attr.attr,
-	&rxe_cc_knob_acc_beta0_ppm.attr.attr,
-	&rxe_cc_knob_acc_halt.attr.attr,
-	&rxe_cc_knob_acc_gate.attr.attr,
-	&rxe_cc_knob_acc_window_bytes.attr.attr,
-	&rxe_cc_knob_acc_ack_every.attr.attr,
-	NULL,
 };
 
-static const struct attribute_group rxe_cc_attr_group = {
-	.name = "cc",
-	.attrs = rxe_cc_attrs,
-};
+/* Made by rxe_cc_sysfs_init() from the knob rows, once, at module load. */
+static struct rxe_cc_knob_attr *rxe_cc_knob_attrs;
+static unsigned int rxe_cc_n_knob_attrs;
+static struct attribute_group rxe_cc_attr_group = { .name = "cc" };
+static struct attribute_group rxe_cc_exp_group = { .name = "cc_experimental" };
 
 const struct attribute_group *rxe_cc_port_groups[] = {
 	&rxe_cc_attr_group,
+	&rxe_cc_exp_group,
 	NULL,
 };
+
+static ssize_t knobs_show(struct ib_device *dev, u32 port,
+			  struct ib_port_attribute *attr, char *buf)
+{
+	struct rxe_cc_params *def = kmalloc(sizeof(*def), GFP_KERNEL);
+	const struct rxe_cc_knob_attr *ka;
+	const struct rxe_cc_knob *row;
+	unsigned int i;
+	int len = 0;
+
+	if (!def)
+		return -ENOMEM;
+	rxe_cc_params_default(def);
+	for (i = 0; i < rxe_cc_n_knob_attrs; i++) {
+		ka = &rxe_cc_knob_attrs[i];
+		row = ka->row;
+		len += sysfs_emit_at(buf, len, "%s %s %llu %llu %llu %s%s\n",
+				     row->name, row->unit[0] ? row->unit : "-",
+				     row->min, row->max,
+				     div64_u64(field_get(def, ka->base + row->offset,
+							 row->size),
+					       row->scale),
+				     ka->key ? rxe_cc_algo_name(ka->key) : "device",
+				     row->flags & RXE_CC_KNOB_EXPERIMENTAL ?
+				     " experimental" : "");
+	}
+	kfree(def);
+	return len;
+}
+
+static void rxe_cc_knob_attr_init(struct rxe_cc_knob_attr *ka,
+				  const struct rxe_cc_knob *row, int key)
+{
+	sysfs_attr_init(&ka->attr.attr);
+	ka->attr.attr.name = row->name;
+	ka->attr.attr.mode = 0644;
+	ka->attr.show = knob_show;
+	ka->attr.store = knob_store;
+	ka->row = row;
+	ka->key = key;
+	ka->base = key == RXE_CC_ALGO_NONE ? 0 :
+		   offsetof(struct rxe_cc_params, algo_knobs[key]);
+}
+
+/**
+ * rxe_cc_sysfs_init - make the knob files from the knob rows
+ *
+ * The device's rows and every algorithm's, in the groups cc/ and, for the
+ * rows flagged experimental, cc_experimental/.  Runs once at module load,
+ * before any device exists.
+ */
+int rxe_cc_sysfs_init(void)
+{
+	unsigned int n = ARRAY_SIZE(rxe_cc_dev_knobs), n_fixed, i, j, e;
+	struct attribute **attrs, **exp;
+	const struct rxe_cc_ops *ops;
+	int key;
+
+	for (key = 1; (ops = rxe_cc_algo(key)); key++)
+		n += ops->n_knobs;
+	rxe_cc_knob_attrs = kcalloc(n, sizeof(*rxe_cc_knob_attrs), GFP_KERNEL);
+	n_fixed = ARRAY_SIZE(rxe_cc_fixed_attrs);
+	attrs = kcalloc(n_fixed + n + 1, sizeof(*attrs), GFP_KERNEL);
+	exp = kcalloc(n + 1, sizeof(*exp), GFP_KERNEL);
+	if (!rxe_cc_knob_attrs || !attrs || !exp) {
+		kfree(rxe_cc_knob_attrs);
+		kfree(attrs);
+		kfree(exp);
+		return -ENOMEM;
+	}
+
+	for (i = 0; i < ARRAY_SIZE(rxe_cc_dev_knobs); i++)
+		rxe_cc_knob_attr_init(&rxe_cc_knob_attrs[i],
+				      &rxe_cc_dev_knobs[i], RXE_CC_ALGO_NONE);
+	for (key = 1; (ops = rxe_cc_algo(key)); key++)
+		for (j = 0; j < ops->n_knobs; j++)
+			rxe_cc_knob_attr_init(&rxe_cc_knob_attrs[i++],
+					      &ops->knobs[j], key);
+	rxe_cc_n_knob_attrs = n;
+
+	memcpy(attrs, rxe_cc_fixed_attrs, sizeof(rxe_cc_fixed_attrs));
+	for (i = 0, j = n_fixed, e = 0; i < n; i++) {
+		if (rxe_cc_knob_attrs[i].row->flags & RXE_CC_KNOB_EXPERIMENTAL)
+			exp[e++] = &rxe_cc_knob_attrs[i].attr.attr;
+		else
+			attrs[j++] = &rxe_cc_knob_attrs[i].attr.attr;
+	}
+	rxe_cc_attr_group.attrs = attrs;
+	rxe_cc_exp_group.attrs = exp;
+	return 0;
+}
+
+void rxe_cc_sysfs_exit(void)
+{
+	kfree(rxe_cc_attr_group.attrs);
+	kfree(rxe_cc_exp_group.attrs);
+	kfree(rxe_cc_knob_attrs);
+	rxe_cc_attr_group.attrs = NULL;
+	rxe_cc_exp_group.attrs = NULL;
+	rxe_cc_knob_attrs = NULL;
+}

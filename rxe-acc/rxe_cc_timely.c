@@ -15,6 +15,12 @@
  * R stays in [min_rate, line].  The gradient is capped at 1 so that one
  * sample never cuts more than beta (the paper's rule would go negative).
  *
+ * In the module an RTT sample is the time from the send of the newest
+ * packet an ACK covers to the ACK (none for a retransmitted one), and the
+ * sender asks for an ACK every RXE_CC_TIMELY_ACK_EVERY packets: the
+ * paper's completion event, for 16 KB segments at a 1 KB MTU (the paper
+ * used 16-64 KB; our choice).
+ *
  * Units and overflow: rates u64 bps <= 1.6e12, times u64 ns <= 1 s, gains
  * of 2^10.  R * gain < 1.6e12 * 2^10 < 2^41; rtt_diff is a difference of
  * two RTTs <= 1 s, times a gain < 2^40; all products fit in 64 bits.
@@ -48,8 +54,9 @@ int rxe_cc_timely_params_check(const struct rxe_cc_timely_params *p)
 	    p->t_low_ns > p->t_high_ns ||
 	    p->t_high_ns > RXE_CC_TIMELY_MAX_RTT_NS ||
 	    p->ewma_alpha > RXE_CC_TIMELY_ONE ||
-	    !p->beta || p->beta > RXE_CC_TIMELY_ONE || !p->hai_thresh)
-		return -1;
+	    !p->beta || p->beta > RXE_CC_TIMELY_ONE || !p->hai_thresh ||
+	    p->hai_thresh > RXE_CC_TIMELY_MAX_HAI_THRESH)
+		return -EINVAL;
 	return 0;
 }
 
@@ -92,9 +99,10 @@ bool rxe_cc_timely_on_ack(struct rxe_cc_timely *st,
 	st->next_update_ns = now_ns + p->min_rtt_ns;
 	diff = (s64)rtt_ns - (s64)st->prev_rtt_ns;
 	st->prev_rtt_ns = rtt_ns;
-	st->rtt_diff_ns = (st->rtt_diff_ns *
-			   (s64)(RXE_CC_TIMELY_ONE - p->ewma_alpha) +
-			   diff * (s64)p->ewma_alpha) / (s64)RXE_CC_TIMELY_ONE;
+	st->rtt_diff_ns = div64_s64(st->rtt_diff_ns *
+				    (s64)(RXE_CC_TIMELY_ONE - p->ewma_alpha) +
+				    diff * (s64)p->ewma_alpha,
+				    RXE_CC_TIMELY_ONE);
 
 	if (rtt_ns < p->t_low_ns) {
 		st->neg_run = 0;
@@ -113,7 +121,8 @@ bool rxe_cc_timely_on_ack(struct rxe_cc_timely *st,
 		return true;
 	}
 	/* gradient of ONE: rtt_diff / min_rtt, capped at 1 */
-	grad = st->rtt_diff_ns * (s64)RXE_CC_TIMELY_ONE / (s64)p->min_rtt_ns;
+	grad = div64_s64(st->rtt_diff_ns * (s64)RXE_CC_TIMELY_ONE,
+			 (s64)p->min_rtt_ns);
 	if (grad <= 0) {
 		u64 step = p->add_step_bps;
 
@@ -133,3 +142,108 @@ u64 rxe_cc_timely_rate_bps(const struct rxe_cc_timely *st)
 {
 	return st->rate_bps;
 }
+
+/* The ops table: how a host drives the core. */
+
+static void timely_params_default(void *params)
+{
+	rxe_cc_timely_params_default(params);
+}
+
+/* The knobs as written: checked against the fastest line they may meet. */
+static int timely_params_check(const void *params)
+{
+	struct rxe_cc_timely_params p =
+		*(const struct rxe_cc_timely_params *)params;
+
+	p.line_rate_bps = RXE_CC_TIMELY_MAX_RATE_BPS;
+	return rxe_cc_timely_params_check(&p);
+}
+
+/* The knobs with this flow's line rate; rates above it are clamped. */
+static void timely_derive(const struct rxe_cc_sender *s, const void *knobs,
+			  void *params)
+{
+	struct rxe_cc_timely_params *p = params;
+	u64 line = s->line_rate_bps;
+
+	*p = *(const struct rxe_cc_timely_params *)knobs;
+	p->line_rate_bps = line;
+	p->min_rate_bps = min(p->min_rate_bps, line);
+	p->add_step_bps = min(p->add_step_bps, line);
+}
+
+static void timely_ops_init(struct rxe_cc_sender *s, u64 now_ns)
+{
+	rxe_cc_timely_init(s->priv, s->params, now_ns);
+}
+
+/* An ACK without an RTT sample (a retransmitted packet's) says nothing. */
+static void timely_on_ack(struct rxe_cc_sender *s,
+			  const struct rxe_cc_ack *ack, u64 now_ns)
+{
+	if (ack->rtt_ns)
+		rxe_cc_timely_on_ack(s->priv, s->params, ack->bytes,
+				     ack->rtt_ns, now_ns);
+}
+
+static u64 timely_ops_rate_bps(struct rxe_cc_sender *s, u64 now_ns)
+{
+	(void)now_ns;
+	return rxe_cc_timely_rate_bps(s->priv);
+}
+
+static const char *const timely_stat_names[] = {
+	"timely_prev_rtt_ns",
+	"timely_gradient_neg_run",
+};
+
+static void timely_stats(const struct rxe_cc_sender *s, u64 *v)
+{
+	const struct rxe_cc_timely *st = s->priv;
+
+	v[0] = st->prev_rtt_ns;
+	v[1] = st->neg_run;
+}
+
+#define TIMELY_KNOB(_name, _field, _unit, _scale, _min, _max)		\
+	RXE_CC_KNOB_ROW(struct rxe_cc_timely_params, _name, _field, _unit, \
+			_scale, _min, _max, 0)
+#define TIMELY_MAX_KBPS	(RXE_CC_TIMELY_MAX_RATE_BPS / 1000)
+#define TIMELY_MAX_US	(RXE_CC_TIMELY_MAX_RTT_NS / NSEC_PER_USEC)
+
+static const struct rxe_cc_knob timely_knobs[] = {
+	TIMELY_KNOB("timely_t_low_us", t_low_ns, "us", NSEC_PER_USEC,
+		    0, TIMELY_MAX_US),
+	TIMELY_KNOB("timely_t_high_us", t_high_ns, "us", NSEC_PER_USEC,
+		    0, TIMELY_MAX_US),
+	TIMELY_KNOB("timely_min_rtt_us", min_rtt_ns, "us", NSEC_PER_USEC,
+		    1, TIMELY_MAX_US),
+	TIMELY_KNOB("timely_add_step_kbps", add_step_bps, "kb/s", 1000,
+		    1, TIMELY_MAX_KBPS),
+	TIMELY_KNOB("timely_min_rate_kbps", min_rate_bps, "kb/s", 1000,
+		    1, TIMELY_MAX_KBPS),
+	TIMELY_KNOB("timely_ewma_alpha", ewma_alpha, "/1024", 1,
+		    0, RXE_CC_TIMELY_ONE),
+	TIMELY_KNOB("timely_beta", beta, "/1024", 1, 1, RXE_CC_TIMELY_ONE),
+	TIMELY_KNOB("timely_hai_thresh", hai_thresh, "", 1,
+		    1, RXE_CC_TIMELY_MAX_HAI_THRESH),
+};
+
+const struct rxe_cc_ops rxe_cc_timely_ops = {
+	.name		= "timely",
+	.priv_size	= sizeof(struct rxe_cc_timely),
+	.params_size	= sizeof(struct rxe_cc_timely_params),
+	.ack_req_every	= RXE_CC_TIMELY_ACK_EVERY,
+	.knobs		= timely_knobs,
+	.n_knobs	= ARRAY_SIZE(timely_knobs),
+	.stat_names	= timely_stat_names,
+	.n_stats	= ARRAY_SIZE(timely_stat_names),
+	.params_default	= timely_params_default,
+	.params_check	= timely_params_check,
+	.derive		= timely_derive,
+	.init		= timely_ops_init,
+	.on_ack		= timely_on_ack,
+	.rate_bps	= timely_ops_rate_bps,
+	.stats		= timely_stats,
+};

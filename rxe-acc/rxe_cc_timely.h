@@ -15,6 +15,9 @@
 #define RXE_CC_TIMELY_ONE		BIT(RXE_CC_TIMELY_SHIFT)
 #define RXE_CC_TIMELY_MAX_RATE_BPS	(1600ULL * 1000 * 1000 * 1000)
 #define RXE_CC_TIMELY_MAX_RTT_NS	NSEC_PER_SEC
+#define RXE_CC_TIMELY_MAX_HAI_THRESH	1000U
+/* Packets per ACK the sender asks for: its RTT samples (rxe_cc_timely.c). */
+#define RXE_CC_TIMELY_ACK_EVERY		16
 
 struct rxe_cc_timely_params {
 	u64 line_rate_bps;	/* port speed, [1 kb/s, 1.6 Tb/s] */
@@ -45,5 +48,7 @@ bool rxe_cc_timely_on_ack(struct rxe_cc_timely *st,
 			  const struct rxe_cc_timely_params *p, u32 bytes,
 			  u64 rtt_ns, u64 now_ns);
 u64 rxe_cc_timely_rate_bps(const struct rxe_cc_timely *st);
+
+extern const struct rxe_cc_ops rxe_cc_timely_ops;
 
 #endif /* RXE_CC_TIMELY_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Trace events of rxe congestion control: every rate change, every ACC
- * halt and period, every CNP sent or handled, every ACK of a CC QP.  Enable them all with
+ * Trace events of rxe congestion control: every rate change, every halt
+ * and judged period, every CNP sent or handled, every ACK of a CC QP.
+ * Enable them all with
  *   echo 1 > /sys/kernel/tracing/events/rxe_cc/enable
  * Fields print as key=value pairs so that scripts can parse them.
  */
@@ -23,12 +24,12 @@ TRACE_DEFINE_ENUM(RXE_CC_WHY_CNP);
 TRACE_DEFINE_ENUM(RXE_CC_CNP_SENT);
 TRACE_DEFINE_ENUM(RXE_CC_CNP_HANDLED);
 TRACE_DEFINE_ENUM(RXE_CC_CNP_IGNORED);
-TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_NO_ACK);
-TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_CONGESTED);
-TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_POSSIBLY);
-TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_VICTIM);
-TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_UNCONGESTED);
-TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_HALTED);
+TRACE_DEFINE_ENUM(RXE_CC_PERIOD_NO_ACK);
+TRACE_DEFINE_ENUM(RXE_CC_PERIOD_CONGESTED);
+TRACE_DEFINE_ENUM(RXE_CC_PERIOD_POSSIBLY);
+TRACE_DEFINE_ENUM(RXE_CC_PERIOD_VICTIM);
+TRACE_DEFINE_ENUM(RXE_CC_PERIOD_UNCONGESTED);
+TRACE_DEFINE_ENUM(RXE_CC_PERIOD_HALTED);
 
 #define show_rxe_cc_why(v)						\
 	__print_symbolic(v,						\
@@ -46,12 +47,12 @@ TRACE_DEFINE_ENUM(RXE_CC_ACC_PERIOD_HALTED);
 
 #define show_rxe_cc_period(v)						\
 	__print_symbolic(v,						\
-			 { RXE_CC_ACC_PERIOD_NO_ACK, "no_ack" },	\
-			 { RXE_CC_ACC_PERIOD_CONGESTED, "congested" },	\
-			 { RXE_CC_ACC_PERIOD_POSSIBLY, "possibly" },	\
-			 { RXE_CC_ACC_PERIOD_VICTIM, "victim" },	\
-			 { RXE_CC_ACC_PERIOD_UNCONGESTED, "uncongested" }, \
-			 { RXE_CC_ACC_PERIOD_HALTED, "halted" })
+			 { RXE_CC_PERIOD_NO_ACK, "no_ack" },	\
+			 { RXE_CC_PERIOD_CONGESTED, "congested" },	\
+			 { RXE_CC_PERIOD_POSSIBLY, "possibly" },	\
+			 { RXE_CC_PERIOD_VICTIM, "victim" },	\
+			 { RXE_CC_PERIOD_UNCONGESTED, "uncongested" }, \
+			 { RXE_CC_PERIOD_HALTED, "halted" })
 
 TRACE_EVENT(rxe_cc_rate,
 	TP_PROTO(struct rxe_qp *qp, u64 old_bps, u64 new_bps,
@@ -77,7 +78,7 @@ TRACE_EVENT(rxe_cc_rate,
 );
 
 TRACE_EVENT(rxe_cc_halt,
-	TP_PROTO(struct rxe_qp *qp, const struct rxe_cc_acc_halt_info *h),
+	TP_PROTO(struct rxe_qp *qp, const struct rxe_cc_halt_report *h),
 	TP_ARGS(qp, h),
 	TP_STRUCT__entry(
 		__string(dev, dev_name(&qp->ibqp.device->dev))
@@ -103,69 +104,64 @@ TRACE_EVENT(rxe_cc_halt,
 		  __entry->excess_bytes, __entry->t_halt_ns)
 );
 
-TRACE_EVENT(rxe_cc_halt_end,
-	TP_PROTO(struct rxe_qp *qp, bool early, u64 rate_bps),
-	TP_ARGS(qp, early, rate_bps),
+/*
+ * Events of a QP with one small figure @a and one large @b; each prints
+ * them under its own names (the class's print is rxe_cc_halt_end's).
+ */
+DECLARE_EVENT_CLASS(rxe_cc_qp_event,
+	TP_PROTO(struct rxe_qp *qp, u32 a, u64 b),
+	TP_ARGS(qp, a, b),
 	TP_STRUCT__entry(
 		__string(dev, dev_name(&qp->ibqp.device->dev))
 		__field(u32, qpn)
-		__field(bool, early)
-		__field(u64, rate_bps)
+		__field(u32, a)
+		__field(u64, b)
 	),
 	TP_fast_assign(
 		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
-		__entry->early = early;
-		__entry->rate_bps = rate_bps;
+		__entry->a = a;
+		__entry->b = b;
 	),
 	TP_printk("dev=%s qpn=%u early=%d rate_bps=%llu",
-		  __get_str(dev), __entry->qpn, __entry->early,
-		  __entry->rate_bps)
+		  __get_str(dev), __entry->qpn, __entry->a, __entry->b)
 );
 
-/* A started QP's first packet: the flow's onset, for convergence figures. */
-TRACE_EVENT(rxe_cc_first_send,
-	TP_PROTO(struct rxe_qp *qp, u32 psn, u64 rate_bps),
-	TP_ARGS(qp, psn, rate_bps),
-	TP_STRUCT__entry(
-		__string(dev, dev_name(&qp->ibqp.device->dev))
-		__field(u32, qpn)
-		__field(u32, psn)
-		__field(u64, rate_bps)
-	),
-	TP_fast_assign(
-		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
-		__entry->qpn = qp_num(qp);
-		__entry->psn = psn;
-		__entry->rate_bps = rate_bps;
-	),
+/* A halt ended: @a early (by the ACK clock), @b the rate it resumed at. */
+DEFINE_EVENT(rxe_cc_qp_event, rxe_cc_halt_end,
+	TP_PROTO(struct rxe_qp *qp, u32 a, u64 b),
+	TP_ARGS(qp, a, b)
+);
+
+/*
+ * A started QP's first packet, @a its PSN, @b the rate: the flow's onset,
+ * for convergence figures.
+ */
+DEFINE_EVENT_PRINT(rxe_cc_qp_event, rxe_cc_first_send,
+	TP_PROTO(struct rxe_qp *qp, u32 a, u64 b),
+	TP_ARGS(qp, a, b),
 	TP_printk("dev=%s qpn=%u psn=%u rate_bps=%llu",
-		  __get_str(dev), __entry->qpn, __entry->psn,
-		  __entry->rate_bps)
+		  __get_str(dev), __entry->qpn, __entry->a, __entry->b)
 );
 
 /*
  * Read responses whose read ACKs never came left the response ring
- * (rxe_cc_resp_expire_ns()): @bytes were in flight, up to @next_psn.
+ * (rxe_cc_resp_expire_ns()): @b bytes were in flight, up to PSN @a.
  */
-TRACE_EVENT(rxe_cc_resp_expired,
-	TP_PROTO(struct rxe_qp *qp, u32 next_psn, u64 bytes),
-	TP_ARGS(qp, next_psn, bytes),
-	TP_STRUCT__entry(
-		__string(dev, dev_name(&qp->ibqp.device->dev))
-		__field(u32, qpn)
-		__field(u32, next_psn)
-		__field(u64, bytes)
-	),
-	TP_fast_assign(
-		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
-		__entry->qpn = qp_num(qp);
-		__entry->next_psn = next_psn;
-		__entry->bytes = bytes;
-	),
+DEFINE_EVENT_PRINT(rxe_cc_qp_event, rxe_cc_resp_expired,
+	TP_PROTO(struct rxe_qp *qp, u32 a, u64 b),
+	TP_ARGS(qp, a, b),
 	TP_printk("dev=%s qpn=%u next_psn=%u bytes=%llu",
-		  __get_str(dev), __entry->qpn, __entry->next_psn,
-		  __entry->bytes)
+		  __get_str(dev), __entry->qpn, __entry->a, __entry->b)
+);
+
+/* A CNP: @a what happened to it (enum rxe_cc_cnp_what), @b DCQCN's alpha. */
+DEFINE_EVENT_PRINT(rxe_cc_qp_event, rxe_cc_cnp,
+	TP_PROTO(struct rxe_qp *qp, u32 a, u64 b),
+	TP_ARGS(qp, a, b),
+	TP_printk("dev=%s qpn=%u what=%s alpha=%llu",
+		  __get_str(dev), __entry->qpn, show_rxe_cc_cnp(__entry->a),
+		  __entry->b)
 );
 
 TRACE_DEFINE_ENUM(RXE_CC_MARK_NO);
@@ -206,9 +202,8 @@ TRACE_EVENT(rxe_cc_ack,
 );
 
 TRACE_EVENT(rxe_cc_period,
-	TP_PROTO(struct rxe_qp *qp, u8 class,
-		 const struct rxe_cc_acc_period *m),
-	TP_ARGS(qp, class, m),
+	TP_PROTO(struct rxe_qp *qp, const struct rxe_cc_period_report *m),
+	TP_ARGS(qp, m),
 	TP_STRUCT__entry(
 		__string(dev, dev_name(&qp->ibqp.device->dev))
 		__field(u32, qpn)
@@ -221,7 +216,7 @@ TRACE_EVENT(rxe_cc_period,
 	TP_fast_assign(
 		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
 		__entry->qpn = qp_num(qp);
-		__entry->class = class;
+		__entry->class = m->kind;
 		__entry->n_ack = m->n_ack;
 		__entry->n_pkt = m->n_pkt;
 		__entry->n_ce = m->n_ce;
@@ -230,26 +225,6 @@ TRACE_EVENT(rxe_cc_period,
 	TP_printk("dev=%s qpn=%u class=%s n_ack=%u n_pkt=%u n_ce=%u n_ue=%u",
 		  __get_str(dev), __entry->qpn, show_rxe_cc_period(__entry->class),
 		  __entry->n_ack, __entry->n_pkt, __entry->n_ce, __entry->n_ue)
-);
-
-TRACE_EVENT(rxe_cc_cnp,
-	TP_PROTO(struct rxe_qp *qp, enum rxe_cc_cnp_what what, u32 alpha),
-	TP_ARGS(qp, what, alpha),
-	TP_STRUCT__entry(
-		__string(dev, dev_name(&qp->ibqp.device->dev))
-		__field(u32, qpn)
-		__field(u8, what)
-		__field(u32, alpha)
-	),
-	TP_fast_assign(
-		rxe_cc_assign_str(dev, dev_name(&qp->ibqp.device->dev));
-		__entry->qpn = qp_num(qp);
-		__entry->what = what;
-		__entry->alpha = alpha;
-	),
-	TP_printk("dev=%s qpn=%u what=%s alpha=%u",
-		  __get_str(dev), __entry->qpn, show_rxe_cc_cnp(__entry->what),
-		  __entry->alpha)
 );
 
 #endif /* _RXE_CC_TRACE_H */

@@ -34,11 +34,12 @@ class Host:
         return out.strip() if rc == 0 else None
 
     def knobs(self):
-        """{name: value} of every writable cc/ knob (read by the shell: a
-        cat per knob would start 50 processes)."""
-        rc, out, _ = self.run('cd %s && for f in *; do [ -f "$f" ] && [ -w "$f" ] '
+        """{name: value} of every writable cc/ and cc_experimental/ knob
+        (read by the shell: a cat per knob would start 50 processes)."""
+        rc, out, _ = self.run('cd %s && for f in * ../cc_experimental/*; do '
+                              '[ -f "$f" ] && [ -w "$f" ] '
                               '|| continue; v=; { read -r v < "$f"; } 2>/dev/null; '
-                              'printf "%%s=%%s\\n" "$f" "$v"; done; true'
+                              'printf "%%s=%%s\\n" "${f##*/}" "$v"; done; true'
                               % quote(self.cc_dir))
         kv = {}
         for line in out.splitlines() if rc == 0 else ():
@@ -49,12 +50,15 @@ class Host:
     def set_knobs(self, pairs):
         """Write [(name, value)] in that order, in one command (a command
         is a round trip over ssh, and a process start each in the test
-        bed's TCG); {name: the error the module gave} of those refused."""
+        bed's TCG); {name: the error the module gave} of those refused.
+        An ablation's knob lives in cc_experimental/."""
         if not pairs:
             return {}
         rc, out, err = self.run(
             'cd %s || exit 1; while IFS== read -r n v; do '
-            'e=$( { printf "%%s\\n" "$v" > "$n"; } 2>&1 ) || '
+            'f=$n; [ -e "$f" ] || [ ! -e "../cc_experimental/$n" ] || '
+            'f=../cc_experimental/$n; '
+            'e=$( { printf "%%s\\n" "$v" > "$f"; } 2>&1 ) || '
             'printf "%%s\\t%%s\\n" "$n" "$(echo "${e:-refused}" | tail -n 1)"; done'
             % quote(self.cc_dir), stdin=''.join('%s=%s\n' % kv for kv in pairs))
         if rc != 0:

@@ -130,7 +130,8 @@ def check_host(host, algos, prio, dscp=None, host_qos='none'):
             p.append('%s: %s does not offer %s (cc/available: %s)' %
                      (host, host.rdma, algo_name(a), ' '.join(avail) or '-'))
         for k in required_knobs(a):
-            if not host.ok('test -e %s/%s' % (host.cc_dir, k)):
+            if not host.ok('test -e %s/%s -o -e %s_experimental/%s'
+                           % (host.cc_dir, k, host.cc_dir, k)):
                 p.append('%s: %s has no cc/%s, which %s needs (an older '
                          'rxe-acc)' % (host, host.rdma, k, a))
     miss = [t for t in PERFTEST if not host.ok('command -v %s' % t)]

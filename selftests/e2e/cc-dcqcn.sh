@@ -185,10 +185,10 @@ ktap_check "rpg_min_rate=1 (same flows): the rate does fall below ${mr} Mb/s (mi
 bad=0 nb=0
 while read -r _ name v rc old new; do
 	nb=$((nb + 1))
-	if [ "$name" = rpg_min_rate ] && [ "$v" -gt "$line" ] 2>/dev/null; then
-		# Documented, not asserted: the DCQCN validator bounds rpg_min_rate
+	if [ "$name" = rpg_min_rate_kbps ] && [ "$v" -gt "$((line * 1000))" ] 2>/dev/null; then
+		# Documented, not asserted: the DCQCN validator bounds the floor
 		# by its own line rate, not by the device's cc/line_rate_mbps.
-		ktap_diag "note: rpg_min_rate=$v with line_rate_mbps=$line: write status $rc, value $old -> $new"
+		ktap_diag "note: rpg_min_rate_kbps=$v with line_rate_mbps=$line: write status $rc, value $old -> $new"
 		nb=$((nb - 1))
 		continue
 	fi

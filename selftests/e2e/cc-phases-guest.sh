@@ -8,7 +8,7 @@
 #                  every device if given: flows.tsv, trace.txt (copy in
 #                  trace-flows.txt), counters before/after, for metrics.py
 #   knob:DEV:NAME=VALUE   one cc knob of one device
-#   minrate:MBPS   DCQCN flows h0,h1 -> h2 with rpg_min_rate=MBPS; the rxe_cc
+#   minrate:MBPS   DCQCN flows h0,h1 -> h2 with rpg_min_rate_kbps=MBPS*1000; the rxe_cc
 #                  trace goes to trace-minrate-MBPS.txt
 #   badknobs       writes of out-of-range knob values: "bad NAME VALUE rc OLD
 #                  NEW" lines in results.txt
@@ -33,7 +33,7 @@ put() { echo "$*" >>"$res"; echo "# cc-guest: $*"; }
 knob() {
 	local dev
 	for dev in "${E2E_DEVS[@]}"; do
-		echo "$2" >"$(e2e_cc_dir "$dev")/$1" || fail "$dev: $1=$2"
+		echo "$2" >"$(e2e_knob_file "$dev" "$1")" || fail "$dev: $1=$2"
 	done
 }
 
@@ -96,7 +96,7 @@ phase_flows() {
 
 phase_minrate() {
 	local mbps=$1
-	knob rpg_min_rate "$mbps"
+	knob rpg_min_rate_kbps "$((mbps * 1000))"
 	e2e_trace_start
 	e2e_flows "0 2 0 ${CC_MINRATE_ITERS:-40} 65536" "1 2 0 ${CC_MINRATE_ITERS:-40} 65536"
 	local rc=$?
@@ -107,7 +107,7 @@ phase_minrate() {
 
 phase_badknobs() {
 	local kv name val d=$(e2e_cc_dir rxe_h0) old new rc
-	for kv in ${CC_BAD_KNOBS:-rpg_min_dec_fac=0 rpg_min_dec_fac=101 cnp_dscp=64 dce_tcp_g=5000 rpg_min_rate=0 rpg_min_rate=100000 algorithm=bogus acc_p_thresh=0}; do
+	for kv in ${CC_BAD_KNOBS:-rpg_min_dec_fac=0 rpg_min_dec_fac=101 cnp_dscp=64 dce_tcp_g=5000 rpg_min_rate_kbps=0 rpg_min_rate_kbps=100000000 algorithm=bogus acc_p_thresh=0}; do
 		name=${kv%%=*}
 		val=${kv#*=}
 		old=$(cat "$d/$name" 2>/dev/null)
@@ -238,7 +238,7 @@ for ph in "$@"; do
 	algo) knob algorithm "$a" ;;
 	flows) phase_flows "$a" ;;
 	knob)
-		echo "${b#*=}" >"$(e2e_cc_dir "$a")/${b%%=*}" || fail "$a: $b"
+		echo "${b#*=}" >"$(e2e_knob_file "$a" "${b%%=*}")" || fail "$a: $b"
 		put "knob $a $b" ;;
 	minrate) phase_minrate "$a" ;;
 	badknobs) phase_badknobs ;;

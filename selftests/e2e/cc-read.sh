@@ -30,7 +30,7 @@ period_us=${CC_ACC_PERIOD_US:-4000}
 export E2E_RATE=$rate E2E_LINE_MBPS=$line E2E_TIMEOUT=300 E2E_FLOW_TIMEOUT=120
 export E2E_ENV="E2E_ALGO E2E_FLOWS E2E_LINE_MBPS E2E_CC_KNOBS E2E_FLOW_TIMEOUT"
 export E2E_HOST_SW="s1 s1 s1"
-dcqcn_knobs=${CC_KNOBS_DCQCN:-"rpg_ai_rate=1 rpg_hai_rate=2 rpg_time_reset=10000 dce_tcp_rtt=1000 rate_reduce_monitor_period=1000"}
+dcqcn_knobs=${CC_KNOBS_DCQCN:-"rpg_ai_rate_kbps=1000 rpg_hai_rate_kbps=2000 rpg_time_reset=10000 dce_tcp_rtt=1000 rate_reduce_monitor_period=1000"}
 acc_knobs="acc_halt_max_us=$((8 * period_us)) acc_period_us=$period_us acc_theta_ce_pct=${CC_ACC_THETA_PCT:-75}"
 tcd="tcd_threshold ${CC_TCD_THRESHOLD:-4KB}"
 

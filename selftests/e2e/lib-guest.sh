@@ -139,6 +139,12 @@ e2e_start() {
 }
 
 e2e_cc_dir() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
+# e2e_knob_file DEV NAME: cc/NAME, or cc_experimental/NAME for an ablation
+e2e_knob_file() {
+	local d
+	d=$(e2e_cc_dir "$1")
+	if [ -e "$d/$2" ]; then echo "$d/$2"; else echo "${d}_experimental/$2"; fi
+}
 
 # e2e_files SEP FILE...: "NAME<SEP>VALUE" per regular FILE, its first line
 # read by the shell: a $(cat) per file would be a process each, slow in TCG.
@@ -156,7 +162,8 @@ e2e_files() {
 e2e_knobs() {
 	local dev
 	for dev in "${E2E_DEVS[@]}"; do
-		e2e_files '=' "$(e2e_cc_dir "$dev")"/* | sed "s/^/$dev /"
+		e2e_files '=' "$(e2e_cc_dir "$dev")"/* \
+			"$(e2e_cc_dir "$dev")"_experimental/* | sed "s/^/$dev /"
 	done
 }
 
@@ -174,7 +181,7 @@ e2e_cc_offered() {
 			return 77
 		fi
 		for name in ${E2E_CC_REQUIRE:-}; do
-			[ -e "$d/$name" ] && continue
+			[ -e "$(e2e_knob_file "$dev" "$name")" ] && continue
 			echo "# SKIP cc $algo: no $d/$name (this kernel lacks the knob the run needs)"
 			return 77
 		done
@@ -183,7 +190,7 @@ e2e_cc_offered() {
 }
 
 e2e_cc_setup() {
-	local algo=$1 dev d kv name
+	local algo=$1 dev d kv name f
 	e2e_cc_offered "$algo" || return
 	for dev in "${E2E_DEVS[@]}"; do
 		d=$(e2e_cc_dir "$dev")
@@ -196,8 +203,9 @@ e2e_cc_setup() {
 		for kv in "ack_dscp=${E2E_CTRL_DSCP:-48}" \
 			  "cnp_dscp=${E2E_CTRL_DSCP:-48}" ${E2E_CC_KNOBS:-}; do
 			name=${kv%%=*}
-			if [ -e "$d/$name" ]; then
-				echo "${kv#*=}" >"$d/$name" || { echo "# cannot set $dev $kv"; return 1; }
+			f=$(e2e_knob_file "$dev" "$name")
+			if [ -e "$f" ]; then
+				echo "${kv#*=}" >"$f" || { echo "# cannot set $dev $kv"; return 1; }
 			else
 				echo "# cc knob $name: no $d/$name, ignored"
 			fi
@@ -205,7 +213,7 @@ e2e_cc_setup() {
 		# What the device really runs with, for the record (E2E_CC_DUMP=0:
 		# not again).
 		[ "${E2E_CC_DUMP:-1}" = 0 ] ||
-			e2e_files '=' "$d"/* >"$E2E_OUT/cc-$dev.txt"
+			e2e_files '=' "$d"/* "${d}_experimental"/* >"$E2E_OUT/cc-$dev.txt"
 	done
 	return 0
 }

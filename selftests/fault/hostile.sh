@@ -33,10 +33,10 @@ rxe_dmesg_clean >/dev/null
 ktap_header "hostile RoCEv2 packets, CC on" 11
 
 rxe_two_hosts && fault_cc_setup 100 || { ktap_fail "topology"; exit 1; }
-fault_both acc_min_rate_mbps 5 && fault_both rpg_min_rate 5 || { ktap_fail "knobs"; exit 1; }
+fault_both acc_min_rate_mbps 5 && fault_both rpg_min_rate_kbps 5000 || { ktap_fail "knobs"; exit 1; }
 halt_max_us=$(fault_getk rxe_b acc_halt_max_us)
 acc_min_bps=$(( $(fault_getk rxe_b acc_min_rate_mbps) * 1000000 ))
-dcqcn_min_bps=$(( $(fault_getk rxe_b rpg_min_rate) * 1000000 ))
+dcqcn_min_bps=$(( $(fault_getk rxe_b rpg_min_rate_kbps) * 1000 ))
 monitor_us=$(fault_getk rxe_b rate_reduce_monitor_period)
 
 mac_b=$(ip -n rxb link show vb | awk '/link\/ether/ {print $2}')

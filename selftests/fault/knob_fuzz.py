@@ -5,8 +5,8 @@
     knob_fuzz.py DIR [--random N] [--seed S] [--allow-erange]
 
 DIR is /sys/class/infiniband/DEV/ports/1/cc.  For every writable file in
-it, each string of a fixed boundary list and N random ones is written in
-a single write().  The rule checked:
+it and in its sibling cc_experimental/, each string of a fixed boundary
+list and N random ones is written in a single write().  The rule checked:
 
   * a rejected write fails with EINVAL and leaves the knob as it was;
   * no write to a knob changes another (all are read after each knob's
@@ -17,9 +17,7 @@ a single write().  The rule checked:
     as the name written;
   * a zero-length write (it never reaches the store) changes nothing.
 
-A DCQCN rate knob in Mb/s (rpg_ai_rate, ...) and its twin in kb/s
-(rpg_ai_rate_kbps) are one value in two units: a write to one moves the
-other.  Some knobs take other values: cnp_dscp/ack_dscp are signed
+Some knobs take other values: cnp_dscp/ack_dscp are signed
 (kstrtos8: -1 means "the QP's own DSCP", else 0..63), prio<N>_np and
 acc_halt take exactly 0 or 1 and acc_gate 0..3; an accepted write
 must denote a value in that range.
@@ -100,10 +98,10 @@ def knob_value(k, s):
     return c_strtou64(s)
 
 
-def read_all(d, names):
+def read_all(paths, names):
     out = {}
     for n in names:
-        with open(os.path.join(d, n), errors="replace") as f:
+        with open(paths[n], errors="replace") as f:
             out[n] = f.read().strip()
     return out
 
@@ -124,9 +122,13 @@ def main():
     nrand = int(sys.argv[sys.argv.index("--random") + 1]) if "--random" in sys.argv else 20
     seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
     rnd = random.Random(seed)
-    names = sorted(n for n in os.listdir(d)
-                   if os.path.isfile(os.path.join(d, n)))
-    writable = [n for n in names if os.stat(os.path.join(d, n)).st_mode & 0o200]
+    paths = {}
+    for dd in (d, d.rstrip("/") + "_experimental"):
+        if os.path.isdir(dd):
+            paths.update((n, os.path.join(dd, n)) for n in os.listdir(dd)
+                         if os.path.isfile(os.path.join(dd, n)))
+    names = sorted(paths)
+    writable = [n for n in names if os.stat(paths[n]).st_mode & 0o200]
     with open(os.path.join(d, "available")) as f:
         algos = f.read().split()
     stats = {"knobs": len(writable), "writes": 0, "accepted": 0,
@@ -139,8 +141,8 @@ def main():
             bad.append(msg)
 
     for k in writable:
-        path = os.path.join(d, k)
-        orig = read_all(d, names)
+        path = paths[k]
+        orig = read_all(paths, names)
         strings = list(BOUNDARY)
         for _ in range(nrand):
             n = rnd.choice([1, 2, 5, 12, 25, 100])
@@ -151,7 +153,7 @@ def main():
         for s in strings:
             data = s.encode("latin-1")
             err = write(path, data)
-            now = read_all(d, [k])[k]
+            now = read_all(paths, [k])[k]
             stats["writes"] += 1
             shown = repr(s if len(s) < 24 else s[:20] + "...")
             if err:
@@ -185,17 +187,15 @@ def main():
                     violation(f"{k} <- {shown} accepted, reads {now!r} not {v}")
         # a write to k touches no other knob (checked once per knob:
         # reading all knobs after every write is slow in a TCG guest)
-        final = read_all(d, names)
-        # a DCQCN rate knob and its kb/s twin are one value in two units
-        twins = {k, k + "_kbps", k[:-len("_kbps")] if k.endswith("_kbps") else k}
-        others = [n for n in names if n not in twins and final[n] != orig[n]]
+        final = read_all(paths, names)
+        others = [n for n in names if n != k and final[n] != orig[n]]
         if others:
             violation(f"writes to {k} changed {others}")
         # restore this knob (and any other that moved)
         for n in writable:
-            if read_all(d, [n])[n] != orig[n]:
-                write(os.path.join(d, n), (orig[n] + "\n").encode())
-        if read_all(d, names) != orig:
+            if read_all(paths, [n])[n] != orig[n]:
+                write(paths[n], (orig[n] + "\n").encode())
+        if read_all(paths, names) != orig:
             violation(f"{k}: could not restore the knobs")
     for m in bad:
         print(f"# {m}")

@@ -8,8 +8,15 @@
 FAULT_TRACE=/sys/kernel/tracing
 
 fault_cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
-fault_setk() { echo "$3" >"$(fault_cc "$1")/$2"; }
-fault_getk() { cat "$(fault_cc "$1")/$2"; }
+# the file of knob $2 of device $1: cc/, or cc_experimental/ for an ablation
+fault_knob() {
+	local f
+	f=$(fault_cc "$1")/$2
+	[ -e "$f" ] || f=$(fault_cc "$1")_experimental/$2
+	echo "$f"
+}
+fault_setk() { echo "$3" >"$(fault_knob "$1" "$2")"; }
+fault_getk() { cat "$(fault_knob "$1" "$2")"; }
 fault_both() { fault_setk rxe_a "$1" "$2" && fault_setk rxe_b "$1" "$2"; }
 
 # fault_cc_setup RATE_MBPS: CC on both devices, the three algorithms by

@@ -142,7 +142,7 @@ inject() { # FAULT CYCLE
 			fault_both algorithm $a
 			fault_both line_rate_mbps $((RANDOM % 200 + 1))
 			fault_both acc_period_us $((RANDOM % 5000 + 100)) 2>/dev/null
-			fault_both rpg_ai_rate $((RANDOM % 50 + 1))
+			fault_both rpg_ai_rate_kbps $(((RANDOM % 50 + 1) * 1000))
 			fault_both pacer_burst_us $((RANDOM % 5000 + 1))
 			sleep 0.3
 		done

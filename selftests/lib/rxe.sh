@@ -227,8 +227,15 @@ rxe_tracefs() {
 	[ -d /sys/kernel/tracing/events/rxe_cc ]
 }
 
+# rxe_cc_file DEV KNOB: the file of a cc knob, in cc/ or, for an
+# ablation, cc_experimental/.
+rxe_cc_file() {
+	local d=/sys/class/infiniband/$1/ports/1/cc
+	if [ -e "$d/$2" ]; then echo "$d/$2"; else echo "${d}_experimental/$2"; fi
+}
+
 # rxe_cc_both KNOB VALUE: write cc/KNOB of both rxe_two_hosts devices.
 rxe_cc_both() {
-	echo "$2" >"/sys/class/infiniband/rxe_a/ports/1/cc/$1" &&
-	echo "$2" >"/sys/class/infiniband/rxe_b/ports/1/cc/$1"
+	echo "$2" >"$(rxe_cc_file rxe_a "$1")" &&
+	echo "$2" >"$(rxe_cc_file rxe_b "$1")"
 }

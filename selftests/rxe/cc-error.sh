@@ -121,7 +121,7 @@ error_case() {
 	# recovery timer has work to do.
 	if ! knobs algorithm="$algo" line_rate_mbps="$LINE_MBPS" acc_halt_max_us=1000000 \
 		acc_period_us=100000 rpg_byte_reset=0 rpg_time_reset=10000 dce_tcp_rtt=1000 \
-		rate_reduce_monitor_period=1000 rpg_ai_rate=1 rpg_hai_rate=2; then
+		rate_reduce_monitor_period=1000 rpg_ai_rate_kbps=1000 rpg_hai_rate_kbps=2000; then
 		for c in "paced at ERROR" "no CC event after ERROR" "flushed" "no splat"; do
 			ktap_fail "$algo: $c (knobs refused)"
 		done

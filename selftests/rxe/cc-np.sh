@@ -13,7 +13,7 @@
 #     handled;
 #   * prio3_np = 0 with prio0_np = 1: priority-0 traffic gets its CNPs;
 #   * CNPs held back in a qdisc take none of their QP's skb slots.
-# The sender's DCQCN floor (rpg_min_rate) is 100 Mb/s so that a CNP per
+# The sender's DCQCN floor (rpg_min_rate_kbps) is 100 Mb/s so that a CNP per
 # packet does not stretch the flow.
 # Runs in the test VM: selftests/rxe/vm-suite cc-np.sh
 
@@ -30,7 +30,7 @@ cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
 
 if rxe_two_hosts && rxe_mark_ce rxb vb &&
    echo none >"$(cc rxe_a)/algorithm" && echo dcqcn >"$(cc rxe_b)/algorithm" &&
-   echo 100 >"$(cc rxe_b)/rpg_min_rate"; then
+   echo 100000 >"$(cc rxe_b)/rpg_min_rate_kbps"; then
 	ktap_pass "receiver rxa none, sender rxb dcqcn, CE on everything rxb sends"
 else
 	ktap_fail "receiver rxa none, sender rxb dcqcn, CE on everything rxb sends"

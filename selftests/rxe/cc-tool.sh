@@ -48,10 +48,11 @@ show_text_case() {
 		grep -vc '^  priority ')
 	marked=$(grep -c ' \*$' "$OUT/show.txt")
 	ktap_diag "show rxe_a: $knobs knob lines, $marked marked as changed"
-	grep -q "^  algorithm none (available: none dcqcn acc)" "$OUT/show.txt" &&
-		[ "$knobs" -eq 38 ] && [ "$marked" -eq 0 ]
+	grep -q "^  algorithm none (available: none dcqcn acc timely)" "$OUT/show.txt" &&
+		[ "$knobs" -eq "$(($(wc -l <"$CC_A/knobs") + 2))" ] && [ "$marked" -eq 0 ]
 }
-ktap_check "show: a fresh device lists 38 knobs, all at their defaults" show_text_case
+ktap_check "show: a fresh device lists every knob of cc/knobs and the DSCPs, all at their defaults" \
+	show_text_case
 
 # -V against the module the VM loaded: its version file (the dkms
 # package's VERSION-rxe-acc) or none (a tree build), and srcversion
@@ -86,7 +87,7 @@ ktap_check "-V: the loaded rdma_rxe's version and srcversion, and the match" ver
 show_json_case() {
 	"$RXE_CC" --json show >"$OUT/show.json" || return 1
 	py "len(d) == 2 and d[0]['device'] == 'rxe_a' and
-	    d[0]['available'] == ['none', 'dcqcn', 'acc'] and
+	    d[0]['available'] == ['none', 'dcqcn', 'acc', 'timely'] and
 	    len(d[0]['priorities']) == 8 and
 	    all(p['algorithm'] == 'default' and p['np'] for p in d[0]['priorities']) and
 	    not any(k['changed'] for k in d[0]['knobs'])" "$OUT/show.json" || return 1
@@ -94,8 +95,10 @@ show_json_case() {
 	python3 - "$OUT/show.json" "$CC_A" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))[0]
+# an experimental knob lives in cc_experimental/
 bad = [k['name'] for k in d['knobs']
-       if str(k['value']) != open(sys.argv[2] + '/' + k['name']).read().strip()]
+       if str(k['value']) != open(sys.argv[2] + ('_experimental/' if k.get('experimental') else '/')
+                                  + k['name']).read().strip()]
 print('# values that differ from sysfs:', bad)
 sys.exit(1 if bad else 0)
 EOF
@@ -136,27 +139,35 @@ rxe_a/1 prio5_np 1 -> 0" ] || return 1
 ktap_check "set: dependent knobs in any order (period before its cap), show marks them" \
 	set_order_case
 
-# an mlx5 name sets our knob in the kernel, and says so
+# an mlx5 name, in mlx5's Mb/s, sets our kb/s knob in the kernel, and
+# says so
 mlx5_name_case() {
 	local before
-	before=$(cat $CC_A/rpg_ai_rate)
+	before=$(cat $CC_A/rpg_ai_rate_kbps)
 	"$RXE_CC" -j set rxe_a rp_ai_rate=10 >"$OUT/set-mlx5.json" || return 1
-	ktap_diag "rpg_ai_rate $before -> $(cat $CC_A/rpg_ai_rate): $(cat "$OUT/set-mlx5.json")"
-	[ "$(cat $CC_A/rpg_ai_rate)" = 10 ] && py "d[0]['changes'] == [{'knob': 'rpg_ai_rate',
-		'given_as': 'rp_ai_rate', 'old': $before, 'new': 10, 'changed': True}]" \
-		"$OUT/set-mlx5.json" && "$RXE_CC" set rxe_a rpg_ai_rate="$before" >/dev/null
+	ktap_diag "rpg_ai_rate_kbps $before -> $(cat $CC_A/rpg_ai_rate_kbps): $(cat "$OUT/set-mlx5.json")"
+	[ "$(cat $CC_A/rpg_ai_rate_kbps)" = 10000 ] &&
+		py "len(d[0]['changes']) == 1 and
+		    d[0]['changes'][0]['knob'] == 'rpg_ai_rate_kbps' and
+		    d[0]['changes'][0]['given_as'] == 'rp_ai_rate' and
+		    d[0]['changes'][0]['given_value'] == 10 and
+		    d[0]['changes'][0]['old'] == $before and
+		    d[0]['changes'][0]['new'] == 10000 and d[0]['changes'][0]['changed']" \
+		"$OUT/set-mlx5.json" &&
+		"$RXE_CC" set rxe_a rpg_ai_rate_kbps="$before" >/dev/null
 }
-ktap_check "set: mlx5's rp_ai_rate sets rpg_ai_rate; -j echoes old and new" mlx5_name_case
+ktap_check "set: mlx5's rp_ai_rate (Mb/s) sets rpg_ai_rate_kbps; -j echoes old and new" \
+	mlx5_name_case
 
 # refused CMD... MSG: CMD fails with status 1 and one stderr line with MSG;
 # no knob of rxe_a changed
 refused() {
 	local msg=$1 before after err rc
 	shift
-	before=$(grep -r . "$CC_A" | sort)
+	before=$(grep -r . "$CC_A" "${CC_A}_experimental" | sort)
 	err=$("$RXE_CC" "$@" 2>&1 >/dev/null)
 	rc=$?
-	after=$(grep -r . "$CC_A" | sort)
+	after=$(grep -r . "$CC_A" "${CC_A}_experimental" | sort)
 	ktap_diag "rxe-cc $*: status $rc: $err"
 	[ "$rc" = 1 ] && [ "$(echo "$err" | wc -l)" = 1 ] &&
 		[[ "$err" == *"$msg"* ]] && [ "$before" = "$after" ]

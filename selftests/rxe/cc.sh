@@ -23,8 +23,8 @@ rxe_dmesg_clean >/dev/null
 
 part=${1:-all}
 case $part in
-all) n=17 ;;
-functional) n=14 ;;
+all) n=19 ;;
+functional) n=16 ;;
 timing) n=4 ;;
 *) echo "usage: cc.sh [all|functional|timing]" >&2; exit 2 ;;
 esac
@@ -34,17 +34,52 @@ want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 ktap_header "rxe congestion control framework ($part)" $n
 
 cc() { echo "/sys/class/infiniband/$1/ports/1/cc"; }
-setk() { echo "$3" >"$(cc "$1")/$2"; }
-getk() { cat "$(cc "$1")/$2"; }
+setk() { echo "$3" >"$(rxe_cc_file "$1" "$2")"; }
+getk() { cat "$(rxe_cc_file "$1" "$2")"; }
 both() { setk rxe_a "$1" "$2" && setk rxe_b "$1" "$2"; }
 
 rxe_two_hosts || { ktap_fail "topology"; exit 1; }
 
 want functional && ktap_check "cc knobs exist; default algorithm is none; all are available" \
-	test "$(getk rxe_a algorithm)" = none -a "$(getk rxe_a available)" = "none dcqcn acc"
+	test "$(getk rxe_a algorithm)" = none -a "$(getk rxe_a available)" = "none dcqcn acc timely"
 want functional && ktap_check "ACKs and CNPs keep the QP's class and the NP answers, by default" \
 	test "$(getk rxe_a ack_dscp)" = -1 -a "$(getk rxe_a cnp_dscp)" = -1 \
 	     -a "$(cat "$(cc rxe_a)"/prio*_np | tr -d '\n')" = 11111111
+
+# cc/knobs lists every numeric knob once, each file is where the list
+# says (cc/, or cc_experimental/ for an ablation) and, on a device no
+# case has touched yet, reads the listed default within the listed range;
+# the numeric files are exactly those listed: one per quantity (mlx5's
+# Mb/s twins of the kb/s rate knobs are gone).
+knobs_case() {
+	local d e name unit min max def group exp f n=0 rc=0
+	d=$(cc rxe_b) e=${d}_experimental
+	while read -r name unit min max def group exp; do
+		n=$((n + 1))
+		f=$d/$name
+		[ "$exp" = experimental ] && f=$e/$name
+		if [ "$(cat "$f" 2>/dev/null)" != "$def" ]; then
+			echo "# $name: $f reads '$(cat "$f" 2>&1)', the list says $def"; rc=1
+		elif [ "$def" -lt "$min" ] || [ "$def" -gt "$max" ]; then
+			echo "# $name: default $def outside $min..$max"; rc=1
+		fi
+		case $group in device|dcqcn|acc|timely) ;; *) echo "# $name: group $group"; rc=1 ;; esac
+	done <"$d/knobs"
+	for f in "$d"/* "$e"/*; do
+		name=${f##*/}
+		case $name in
+		algorithm|available|knobs|prio?_algorithm|prio?_np|cnp_dscp|ack_dscp) continue ;;
+		esac
+		grep -q "^$name " "$d/knobs" || { echo "# $f is not in cc/knobs"; rc=1; }
+	done
+	for name in rpg_ai_rate rpg_hai_rate rpg_min_rate rpg_max_rate \
+		    rate_to_set_on_first_cnp acc_gate acc_halt; do
+		[ ! -e "$d/$name" ] || { echo "# $d/$name still exists"; rc=1; }
+	done
+	echo "# cc/knobs: $n knobs, $(grep -c ' experimental$' "$d/knobs") experimental"
+	[ "$n" -ge 30 ] && return $rc
+}
+want functional && ktap_check "cc/knobs lists every numeric knob with its range and default" knobs_case
 
 # A bad value returns EINVAL and changes nothing.
 bad_case() {
@@ -55,7 +90,8 @@ bad_case() {
 		  acc_theta_ce_pct=101 acc_p_thresh=0 acc_halt=2 acc_gate=4 \
 		  acc_ack_every=0 acc_ack_every=65 acc_window_bytes=4294967297 \
 		  algorithm=cubic \
-		  prio3_algorithm=bogus rpg_ai_rate=abc prio3_np=2 prio0_np= \
+		  prio3_algorithm=bogus rpg_ai_rate_kbps=abc prio3_np=2 prio0_np= \
+		  rpg_ai_rate_kbps=0 rpg_max_rate_kbps=1600000001 \
 		  line_rate_mbps=1600001 line_rate_mbps=-1 \
 		  line_rate_mbps=18446744073709551616 cnp_dscp=300; do
 		knob=${kv%%=*} val=${kv#*=}
@@ -71,7 +107,7 @@ bad_case() {
 want functional && ktap_check "bad knob values are rejected and change nothing" bad_case
 
 good_case() {
-	setk rxe_a rpg_ai_rate 7 && [ "$(getk rxe_a rpg_ai_rate)" = 7 ] &&
+	setk rxe_a rpg_ai_rate_kbps 7 && [ "$(getk rxe_a rpg_ai_rate_kbps)" = 7 ] &&
 	setk rxe_a acc_halt_max_us 20000 && setk rxe_a acc_period_us 2500 &&
 	[ "$(getk rxe_a acc_period_us)" = 2500 ] &&
 	setk rxe_a acc_theta_ce_pct 80 && [ "$(getk rxe_a acc_theta_ce_pct)" = 80 ] &&
@@ -90,10 +126,11 @@ good_case() {
 	setk rxe_a cnp_dscp -1 && [ "$(getk rxe_a cnp_dscp)" = -1 ] &&
 	setk rxe_a prio5_np 0 && [ "$(getk rxe_a prio5_np)" = 0 ] &&
 	setk rxe_a prio5_np 1 && [ "$(getk rxe_a prio5_np)" = 1 ] &&
-	setk rxe_a line_rate_mbps 800000 && setk rxe_a rpg_max_rate 800000 &&
+	setk rxe_a line_rate_mbps 800000 &&
+	setk rxe_a rpg_max_rate_kbps 800000000 &&
 	setk rxe_a acc_max_rate_mbps 800000 &&
-	[ "$(getk rxe_a rpg_max_rate)" = 800000 ] &&
-	setk rxe_a rpg_max_rate 0 && setk rxe_a acc_max_rate_mbps 0 &&
+	[ "$(getk rxe_a rpg_max_rate_kbps)" = 800000000 ] &&
+	setk rxe_a rpg_max_rate_kbps 0 && setk rxe_a acc_max_rate_mbps 0 &&
 	setk rxe_a line_rate_mbps 0
 }
 want functional && ktap_check "good knob values are taken, in their units" good_case
@@ -190,6 +227,27 @@ knob_reaches_qp_case() {
 		[ "$r1" -le 5000000 ] && [ "$tau" = 777000 ]
 }
 want functional && ktap_check "a knob write reaches a running QP" knob_reaches_qp_case
+
+# TIMELY, the third algorithm: its QP takes the RTT samples of its ACKs
+# and, with T_high below any RTT, cuts its rate towards its floor.
+timely_case() {
+	local a r rtt
+	both algorithm timely && both line_rate_mbps 50 &&
+		both timely_t_low_us 0 && both timely_t_high_us 1 || return 1
+	bg_flow -n 3000 -s 65536
+	wait_qp rxe_b
+	sleep 2
+	a=$(qp_field rxe_b cc_algorithm | head -n1)
+	r=$(qp_field rxe_b cc_rate_bps | head -n1)
+	rtt=$(qp_field rxe_b timely_prev_rtt_ns | head -n1)
+	kill "${RXE_BG[@]}" 2>/dev/null; wait "${RXE_BG[@]}" 2>/dev/null
+	both timely_t_high_us 100 && both timely_t_low_us 20 &&
+		both algorithm none && both line_rate_mbps 0
+	echo "# TIMELY QP: algorithm $a, rate $r b/s (line 50000000, floor 10000000), last RTT ${rtt:-?} ns"
+	[ "$a" = timely ] && [ -n "$r" ] && [ "$r" -lt 50000000 ] &&
+		[ "$r" -ge 10000000 ] && [ "${rtt:-0}" -gt 0 ]
+}
+want functional && ktap_check "a TIMELY QP reads RTTs from its ACKs and cuts above T_high" timely_case
 
 trace=/sys/kernel/tracing
 tracefs_mount() { [ -d $trace/events/rxe_cc ] || mount -t tracefs nodev $trace; }
@@ -332,7 +390,8 @@ pace_case() { # LABEL LINE_MBPS MAX_MBPS ITERS WINDOW_S RATE_MBPS FLOOR
 	# A TCG vCPU can be off the host CPU for milliseconds: a deeper
 	# bucket than a real host needs (the default is 1000 us).
 	both pacer_burst_us 5000 &&
-	both algorithm dcqcn && both line_rate_mbps "$2" && both rpg_max_rate "$3" || return 1
+	both algorithm dcqcn && both line_rate_mbps "$2" &&
+	both rpg_max_rate_kbps "$(($3 * 1000))" || return 1
 	bg_flow -n "$4" -s 65536
 	sleep 2
 	tx_wire_sample "${RXE_BG[1]}" && b0=$WIRE_BYTES t0=$WIRE_USEC
@@ -355,7 +414,7 @@ want timing && ktap_check "pacing at 100 % of a 10 Mb/s line: not above +2 %, no
 	pace_case 100% 10 0 300 8 10 0.95
 want timing && ktap_check "pacing at 1 % of a 100 Mb/s line: within 2 %" \
 	pace_case 1% 100 1 40 8 1 0.98
-both rpg_max_rate 0
+both rpg_max_rate_kbps 0
 
 # The wire bytes the pacer charges a full-MTU packet, over IPv4 and over
 # IPv6 GIDs: the most common bytes= of the sender's rxe_cc_ack events

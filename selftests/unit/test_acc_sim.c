@@ -26,7 +26,10 @@
  * 8 or more flows; Jain with different RTTs or staggered joins) are
  * asserted only when ACC_SIM_GOALS=1 is set (by hand; they fail today).
  * The network is sim_net.c; a per-flow ACK delay line here gives flows
- * their own RTT.
+ * their own RTT.  Each flow runs ACC through its ops table
+ * (rxe_cc_acc_ops) in the generic host (sim/src/cc_host.c), as the
+ * module and the simulator run it: knobs set by their sysfs names, W
+ * counted by the host, halts seen as the hooks report them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +86,14 @@ struct sim_host {
 };
 
 struct sim_flow {
-	struct rxe_cc_acc acc;
+	struct cc_host cc;	/* ACC through its ops table */
+	/*
+	 * As the module keeps them: read after the hooks, which alone move
+	 * them (a halt's end is a timer), stale until read again.
+	 */
+	u64 next_timer_ns;
+	u64 rate_bps;
+	bool stale;
 	struct rxe_cc_pacer pacer;
 	u64 start_ns;
 	u64 stop_ns;		/* stops sending; 0 = never */
@@ -95,7 +105,7 @@ struct sim_flow {
 	u64 rate_after_first_halt_bps;
 	u32 samples;		/* periods sampled in the window */
 	u32 samples_within;	/* of them within 10 % of fair */
-	u64 halts_at_window;	/* stats.halts when the window opened */
+	u64 halts_at_window;	/* acc_halts when the window opened */
 	struct rxe_cc_echo echo;	/* the receiver's, for this flow */
 	struct sim_ack unacked;		/* packets the receiver holds an ACK for */
 	struct sim_ack ring[SIM_ACK_RING];
@@ -103,7 +113,10 @@ struct sim_flow {
 };
 
 struct sim {
-	struct rxe_cc_acc_params p;
+	/* the knobs every flow is given, in the files' units */
+	u64 period_ns;		/* acc_period_us; acc_halt_max_us = 8 T */
+	u32 gate;		/* acc_gate */
+	u32 theta_pct;		/* acc_theta_ce_pct, 0: the default */
 	struct sim_flow f[SIM_MAX_FLOWS];
 	u32 n;
 	struct sim_net net;
@@ -113,6 +126,12 @@ struct sim {
 	u64 queue_steps;
 	u64 next_sample_ns;
 };
+
+/* The core's state of a flow. */
+static struct rxe_cc_acc *acc_of(struct sim_flow *f)
+{
+	return (struct rxe_cc_acc *)f->cc.priv;
+}
 
 static const char *rule_name(u32 gate)
 {
@@ -140,12 +159,9 @@ static void sim_init(struct sim *s, u32 n, u64 stagger_ns, u64 period_ns,
 
 	memset(s, 0, sizeof(*s));
 	sim_net_init(&s->net, &net);
-	rxe_cc_acc_params_default(&s->p);
-	s->p.line_rate_bps = SIM_LINE_BPS;
-	s->p.period_ns = period_ns;
-	s->p.halt_max_ns = 8 * period_ns;
-	s->p.gate = gate;
-	assert_int_equal(rxe_cc_acc_params_check(&s->p), 0);
+	assert_int_equal(period_ns % NS_PER_US, 0);	/* the knob's unit */
+	s->period_ns = period_ns;
+	s->gate = gate;
 	s->n = n;
 	s->overload_ns = ~0ULL;
 	for (i = 0; i < n; i++)
@@ -166,20 +182,29 @@ static u32 active_flows(const struct sim *s, u64 now)
 	return k;
 }
 
-static void sim_halt_end(struct sim *s, struct sim_flow *f, u32 flags,
-			 u64 now)
+/* The flow starts: its ops host, with the case's knobs. */
+static u64 sim_flow_start(struct sim *s, struct sim_flow *f, u64 now)
 {
-	if (!(flags & RXE_CC_ACC_EV_HALT_START) || f->halts_seen++)
-		return;
-	f->first_halt_ns = now;
-	(void)s;
+	struct cc_host *h = &f->cc;
+
+	assert_int_equal(cc_host_init(h, &rxe_cc_acc_ops, SIM_LINE_BPS, 0,
+				      SIM_PKT_BYTES), 0);
+	knob_acc_period(h, s->period_ns / NS_PER_US,
+			8 * s->period_ns / NS_PER_US);
+	knob(h, "acc_gate", s->gate);
+	if (s->theta_pct)
+		knob(h, "acc_theta_ce_pct", s->theta_pct);
+	return cc_host_start(h, now);
 }
 
-static void sim_first_resume(struct sim_flow *f, u32 flags)
+/* Events of a hook: the first halt's time, the rate it resumed at. */
+static void sim_events(struct sim_flow *f, u32 ev, u64 now)
 {
-	if ((flags & RXE_CC_ACC_EV_HALT_END) && f->halts_seen == 1 &&
+	if ((ev & RXE_CC_EV_HALT) && !f->halts_seen++)
+		f->first_halt_ns = now;
+	if ((ev & RXE_CC_EV_HALT_END) && f->halts_seen == 1 &&
 	    !f->rate_after_first_halt_bps)
-		f->rate_after_first_halt_bps = f->acc.rate_bps;
+		f->rate_after_first_halt_bps = f->cc.s.report.rate_bps;
 }
 
 static void sim_ack(struct sim *s, struct sim_flow *f, const struct sim_ack *a,
@@ -190,13 +215,23 @@ static void sim_ack(struct sim *s, struct sim_flow *f, const struct sim_ack *a,
 		.ce_pkts = a->ce_pkts, .ue_pkts = a->ue_pkts,
 		.rtt_ns = now - a->sent_ns,
 	};
-	struct rxe_cc_acc_ev ev;
+	u32 ev;
 
-	rxe_cc_acc_on_acks(&f->acc, &s->p, &ack, now, &ev);
+	ev = cc_host_ack(&f->cc, &ack, now);
+	f->stale = true;
 	if (now >= s->net.measure_from_ns)
 		f->delivered_bytes += ack.bytes;
-	sim_halt_end(s, f, ev.flags, now);
-	sim_first_resume(f, ev.flags);
+	sim_events(f, ev, now);
+}
+
+/* The rate and the next timer of @f, read anew after a hook. */
+static void sim_refresh(struct sim_flow *f, u64 now)
+{
+	if (!f->stale)
+		return;
+	f->next_timer_ns = cc_host_next_timer_ns(&f->cc);
+	f->rate_bps = cc_host_rate_bps(&f->cc, now);
+	f->stale = false;
 }
 
 /* The sending host stalls now and then (struct sim_host). */
@@ -216,36 +251,38 @@ static bool sim_host_stalled(struct sim *s, u64 now)
 
 static void sim_flow_step(struct sim *s, struct sim_flow *f, u32 id, u64 now)
 {
-	struct rxe_cc_acc_ev ev;
 	u64 rate;
 
 	if (now < f->start_ns)
 		return;
 	if (now == f->start_ns) {
-		rxe_cc_acc_init(&f->acc, &s->p, now);
+		rate = sim_flow_start(s, f, now);
 		/* One packet of credit (the NIC's line rate), or the host's. */
-		rxe_cc_pacer_init(&f->pacer, f->acc.rate_bps, SIM_PKT_BYTES *
+		rxe_cc_pacer_init(&f->pacer, rate, SIM_PKT_BYTES *
 				  max(s->host.burst_pkts, 1U), now);
 		rxe_cc_echo_init(&f->echo);
-		f->paced_rate_bps = f->acc.rate_bps;
+		f->paced_rate_bps = rate;
+		f->stale = true;
 	}
 	if (sim_host_stalled(s, now))
 		return;
-	if (rxe_cc_acc_next_timer_ns(&f->acc) <= now) {
-		rxe_cc_acc_on_timer(&f->acc, &s->p, now, &ev);
-		sim_halt_end(s, f, ev.flags, now);
-		sim_first_resume(f, ev.flags);
+	sim_refresh(f, now);
+	if (f->next_timer_ns <= now) {
+		sim_events(f, cc_host_timer(&f->cc, now), now);
+		f->stale = true;
 	}
 	if (!flow_active(f, now))
 		return;
-	rate = rxe_cc_acc_rate_bps(&f->acc, now);
+	sim_refresh(f, now);
+	rate = f->rate_bps;
 	if (rate != f->paced_rate_bps) {
 		rxe_cc_pacer_set_rate(&f->pacer, rate, now);
 		f->paced_rate_bps = rate;
 	}
 	while (!rxe_cc_pacer_wait_ns(&f->pacer, SIM_PKT_BYTES, now)) {
 		rxe_cc_pacer_consume(&f->pacer, SIM_PKT_BYTES, now);
-		rxe_cc_acc_on_send(&f->acc, SIM_PKT_BYTES, now);
+		cc_host_send(&f->cc, SIM_PKT_BYTES, now);
+		f->stale = true;
 		sim_net_send(&s->net, id, now);
 	}
 }
@@ -258,7 +295,7 @@ static void sim_sample(struct sim *s, u64 now)
 
 	if (now < s->next_sample_ns || now < s->net.measure_from_ns || !k)
 		return;
-	s->next_sample_ns = now + s->p.period_ns;
+	s->next_sample_ns = now + s->period_ns;
 	fair = (long double)SIM_LINE_BPS / k;
 	for (i = 0; i < s->n; i++) {
 		struct sim_flow *f = &s->f[i];
@@ -266,7 +303,7 @@ static void sim_sample(struct sim *s, u64 now)
 
 		if (!flow_active(f, now) || !f->halts_seen)
 			continue;
-		err = rxe_cc_acc_rate_bps(&f->acc, now) / fair - 1;
+		err = cc_host_rate_bps(&f->cc, now) / fair - 1;
 		f->samples++;
 		f->samples_within += err <= 0.1L && err >= -0.1L;
 	}
@@ -284,7 +321,7 @@ static void sim_receive(struct sim *s, struct sim_flow *f,
 	u->sent_ns = a->sent_ns;
 	if (s->host.ack_every > 1 &&
 	    !rxe_cc_echo_rcv(&f->echo, a->mark, s->host.ack_every, now,
-			     s->p.period_ns))
+			     s->period_ns))
 		return;
 	rxe_cc_echo_sent(&f->echo, now);
 	assert_true(f->ring_tail - f->ring_head < SIM_ACK_RING);
@@ -325,7 +362,7 @@ static void sim_run(struct sim *s, u64 end_ns)
 		if (now == s->net.measure_from_ns)
 			for (i = 0; i < s->n; i++)
 				s->f[i].halts_at_window =
-					s->f[i].acc.stats.halts;
+					acc_of(&s->f[i])->stats.halts;
 		sim_deliver_acks(s, now);
 		for (i = 0; i < s->n; i++)
 			sim_flow_step(s, &s->f[i], i, now);
@@ -361,7 +398,7 @@ static struct sim_figures sim_figures(struct sim *s, u64 end_ns)
 	for (i = 0; i < s->n; i++) {
 		struct sim_flow *f = &s->f[i];
 		long double tput = f->delivered_bytes * 8 * 1e9L / span_ns;
-		u64 h = f->acc.stats.halts - f->halts_at_window;
+		u64 h = acc_of(f)->stats.halts - f->halts_at_window;
 
 		print_message("# flow %2u: %.3Lf Gb/s, rtt %llu us, %llu "
 			      "halts, %llu behind, %llu increases, %u/%u periods within 10 %%\n", i,
@@ -369,8 +406,8 @@ static struct sim_figures sim_figures(struct sim *s, u64 end_ns)
 			      (unsigned long long)((sim_net_base_rtt_ns(&s->net.cfg) +
 				f->extra_rtt_ns) / NS_PER_US),
 			      (unsigned long long)h,
-			      (unsigned long long)f->acc.stats.gate_behind,
-			      (unsigned long long)f->acc.stats.increases,
+			      (unsigned long long)acc_of(f)->stats.gate_behind,
+			      (unsigned long long)acc_of(f)->stats.increases,
 			      f->samples_within,
 			      f->samples);
 		sum += tput;
@@ -382,13 +419,13 @@ static struct sim_figures sim_figures(struct sim *s, u64 end_ns)
 	fig.util = (long double)s->net.busy_ns / span_ns;
 	fig.jain = sum * sum / (s->n * sum_sq);
 	fig.within = samples ? (long double)within / samples : 0;
-	fig.halts_per_kt = halts * 1000 * s->p.period_ns /
+	fig.halts_per_kt = halts * 1000 * s->period_ns /
 			   ((long double)span_ns * s->n);
 	fig.queue_mean_bytes = s->queue_sum / s->queue_steps;
 	print_message("# %u flows, T %llu us: within 10 %% %.1Lf %%, "
 		      "%.1Lf halts per flow per 1000 T, util %.3Lf, Jain "
 		      "%.4Lf, queue mean %.0Lf B (max %llu B in the run)\n", s->n,
-		      (unsigned long long)(s->p.period_ns / NS_PER_US),
+		      (unsigned long long)(s->period_ns / NS_PER_US),
 		      fig.within * 100, fig.halts_per_kt, fig.util,
 		      fig.jain, fig.queue_mean_bytes,
 		      (unsigned long long)s->net.queue_peak_bytes);
@@ -456,7 +493,7 @@ static void check_first_halt(struct sim *s)
 			      fair / 1e9L);
 		assert_true(f->halts_seen > 0);
 		assert_true(f->first_halt_ns - s->overload_ns <=
-			    3 * s->p.period_ns);
+			    3 * s->period_ns);
 		assert_within_ppm(f->rate_after_first_halt_bps, fair,
 				  100000);
 	}
@@ -656,7 +693,7 @@ static struct sim_figures host_stalls(u32 n, u64 period_ns, u32 gate,
 	print_message("# %u flows, stalling host (seed %llu), %s:\n", n,
 		      (unsigned long long)seed, rule_name(gate));
 	sim_init(&s, n, 0, period_ns, gate);
-	s.p.theta_ce_permille = 750;
+	s.theta_pct = 75;
 	s.net.cfg.kmin_bytes = 4 * SIM_PKT_BYTES;
 	s.net.cfg.kmax_bytes = 4 * SIM_PKT_BYTES;
 	s.host = (struct sim_host) {
@@ -761,7 +798,7 @@ static long double alone(u32 gate, u64 period_ns, u32 ack_every)
 		for (i = 0; i < s.n; i++)
 			sim_flow_step(&s, &s.f[i], i, now);
 		sim_net_switch_step(&s.net, now);
-		if (s.f[0].acc.rate_bps * 10 >= SIM_LINE_BPS * 9)
+		if (acc_of(&s.f[0])->rate_bps * 10 >= SIM_LINE_BPS * 9)
 			reached_ns = now;
 	}
 	return reached_ns ? (long double)(reached_ns - leave_ns) / period_ns :

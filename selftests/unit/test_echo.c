@@ -3,7 +3,8 @@
  * test_echo.c - coalesced ACKs that count marks (rxe_cc_echo.c) and the
  * ACC core fed by them: when the receiver ACKs, the 2-bit counters'
  * decoding across the wrap and across lost ACKs, and a classifier that
- * counts packets while r stays bytes over time.
+ * counts packets while r stays bytes over time.  ACC runs through its
+ * ops table in the generic host (sim/src/cc_host.c).
  */
 #include "test_util.h"
 #include "rxe_cc_echo.h"
@@ -12,6 +13,7 @@
 #define EVERY		8
 #define PKT		1000U
 #define LINE_BPS	(10 * GBPS)
+#define PERIOD_NS	(50 * NS_PER_US)	/* acc_period_us's default */
 
 /* The receiver takes @mark; if it wants an ACK, the ACK leaves. */
 static bool rcv(struct rxe_cc_echo *e, enum rxe_cc_mark mark)
@@ -236,16 +238,27 @@ static void test_lost_acks_lose_no_marks(void **state)
 	assert_int_equal((sent_ce - gap_ce - got_ce) % 4, 0);
 }
 
-static void params_10g(struct rxe_cc_acc_params *p)
+/* An ACC flow on a 10 Gb/s port, tau 10 us, run through its ops table. */
+static void host_10g(struct cc_host *h)
 {
-	rxe_cc_acc_params_default(p);
-	p->line_rate_bps = LINE_BPS;
-	p->base_rtt_ns = 10 * NS_PER_US;
+	assert_int_equal(cc_host_init(h, &rxe_cc_acc_ops, LINE_BPS, 0, PKT), 0);
+	knob(h, "acc_base_rtt_us", 10);
+}
+
+static struct rxe_cc_acc *acc_st(struct cc_host *h)
+{
+	return (struct rxe_cc_acc *)h->priv;
+}
+
+/* The class of the period the hook that returned @ev closed, -1: none. */
+static int closed_kind(const struct cc_host *h, u32 ev)
+{
+	return ev & RXE_CC_EV_PERIOD ? (int)h->s.report.period.kind : -1;
 }
 
 /* @n ACKs of @k packets each, @gap_ns apart, @ce_per_ack of them CE. */
-static void acks_of(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
-		    u32 n, u32 k, u32 ce_per_ack, u64 gap_ns, u64 *now)
+static void acks_of(struct cc_host *h, u32 n, u32 k, u32 ce_per_ack,
+		    u64 gap_ns, u64 *now)
 {
 	struct rxe_cc_ack ack = {
 		.bytes = k * PKT, .pkts = k, .ce_pkts = ce_per_ack,
@@ -253,7 +266,7 @@ static void acks_of(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
 
 	while (n--) {
 		*now += gap_ns;
-		rxe_cc_acc_on_acks(st, p, &ack, *now, NULL);
+		cc_host_ack(h, &ack, *now);
 	}
 }
 
@@ -265,67 +278,70 @@ static void acks_of(struct rxe_cc_acc *st, const struct rxe_cc_acc_params *p,
  */
 static void test_coalesced_halt_is_the_same(void **state)
 {
-	struct rxe_cc_acc_params p;
-	struct rxe_cc_acc st[2];
-	struct rxe_cc_acc_ev ev;
+	struct cc_host h[2];
 	u32 k[2] = { 1, 3 };
 	int i;
 
 	(void)state;
-	params_10g(&p);
 	for (i = 0; i < 2; i++) {
+		struct rxe_cc_acc *st = acc_st(&h[i]);
 		u64 now = 0;
+		u32 ev;
 
-		rxe_cc_acc_init(&st[i], &p, 0);
-		rxe_cc_acc_on_send(&st[i], 86250, 0);
-		acks_of(&st[i], &p, 30 / k[i], k[i], k[i], 1600 * k[i], &now);
-		assert_int_equal(st[i].inflight_bytes, 56250);
-		assert_int_equal(st[i].cur.n_pkt, 30);
-		assert_int_equal(st[i].cur.n_ack, 30 / k[i]);
-		rxe_cc_acc_on_timer(&st[i], &p, p.period_ns, &ev);
-		assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
-		assert_int_equal(st[i].last_halt.ack_rate_bps, 5 * GBPS);
-		assert_int_equal(st[i].last_halt.t_halt_ns, 80 * NS_PER_US);
+		host_10g(&h[i]);
+		cc_host_start(&h[i], 0);
+		cc_host_send(&h[i], 86250, 0);
+		acks_of(&h[i], 30 / k[i], k[i], k[i], 1600 * k[i], &now);
+		assert_int_equal(st->inflight_bytes, 56250);
+		assert_int_equal(h[i].s.inflight_bytes, 56250);
+		assert_int_equal(st->cur.n_pkt, 30);
+		assert_int_equal(st->cur.n_ack, 30 / k[i]);
+		ev = cc_host_timer(&h[i], PERIOD_NS);
+		assert_int_equal(closed_kind(&h[i], ev),
+				 RXE_CC_PERIOD_CONGESTED);
+		assert_int_equal(h[i].s.report.period.n_pkt, 30);
+		assert_int_equal(st->last_halt.ack_rate_bps, 5 * GBPS);
+		assert_int_equal(st->last_halt.t_halt_ns, 80 * NS_PER_US);
 	}
 }
 
 /* The CE share is a share of packets, not of ACKs. */
 static void test_classifier_counts_packets(void **state)
 {
-	struct rxe_cc_acc_params p;
-	struct rxe_cc_acc st;
-	struct rxe_cc_acc_ev ev;
+	struct cc_host h;
+	struct rxe_cc_acc *st = acc_st(&h);
 	u64 now;
+	u32 ev;
 
 	(void)state;
-	params_10g(&p);
-	p.halt = 0;
+	host_10g(&h);
+	knob(&h, "acc_halt", 0);
 
 	/* 2 ACKs of 10 packets, 9 CE each: 90 % of the packets */
-	rxe_cc_acc_init(&st, &p, 0);
+	cc_host_start(&h, 0);
 	now = 0;
-	rxe_cc_acc_on_send(&st, 40 * PKT, 0);
-	acks_of(&st, &p, 2, 10, 9, 8000, &now);
-	rxe_cc_acc_on_timer(&st, &p, p.period_ns, &ev);
-	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_CONGESTED);
+	cc_host_send(&h, 40 * PKT, 0);
+	acks_of(&h, 2, 10, 9, 8000, &now);
+	ev = cc_host_timer(&h, PERIOD_NS);
+	assert_int_equal(closed_kind(&h, ev), RXE_CC_PERIOD_CONGESTED);
 
 	/* an ACK of 10 packets, 8 CE, and one clean: 40 %, not 50 % */
-	rxe_cc_acc_init(&st, &p, 0);
+	cc_host_start(&h, 0);
 	now = 0;
-	rxe_cc_acc_on_send(&st, 40 * PKT, 0);
-	acks_of(&st, &p, 1, 10, 8, 8000, &now);
-	acks_of(&st, &p, 1, 10, 0, 8000, &now);
-	assert_int_equal(st.cur.n_ce, 8);
-	assert_int_equal(st.cur.n_pkt, 20);
-	rxe_cc_acc_on_timer(&st, &p, p.period_ns, &ev);
-	assert_int_equal(ev.kind, RXE_CC_ACC_PERIOD_POSSIBLY);
+	cc_host_send(&h, 40 * PKT, 0);
+	acks_of(&h, 1, 10, 8, 8000, &now);
+	acks_of(&h, 1, 10, 0, 8000, &now);
+	assert_int_equal(st->cur.n_ce, 8);
+	assert_int_equal(st->cur.n_pkt, 20);
+	ev = cc_host_timer(&h, PERIOD_NS);
+	assert_int_equal(closed_kind(&h, ev), RXE_CC_PERIOD_POSSIBLY);
 
 	/* the one-packet form is one packet with its mark */
-	rxe_cc_acc_init(&st, &p, 0);
-	rxe_cc_acc_on_ack(&st, &p, PKT, RXE_CC_MARK_UE, 0, 10, NULL);
-	assert_int_equal(st.cur.n_pkt, 1);
-	assert_int_equal(st.cur.n_ue, 1);
-	assert_int_equal(st.cur.n_ce, 0);
+	cc_host_start(&h, 0);
+	host_ack1(&h, PKT, RXE_CC_MARK_UE, 0, 10);
+	assert_int_equal(st->cur.n_pkt, 1);
+	assert_int_equal(st->cur.n_ue, 1);
+	assert_int_equal(st->cur.n_ce, 0);
 }
 
 /* Marks with no ACK sent between them: the count saturates, never wraps. */

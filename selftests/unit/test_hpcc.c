@@ -7,27 +7,27 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "rxe_cc_hpcc.h"
+#include "hpcc.h"
 
 #define T_NS		(10 * NS_PER_US)
 #define BDP_BYTES	125000ULL	/* 100 Gb/s * 10 us */
 
-static struct rxe_cc_hpcc_params p;
+static struct hpcc_params p;
 
 static int setup(void **state)
 {
 	(void)state;
-	rxe_cc_hpcc_params_default(&p);
+	hpcc_params_default(&p);
 	p.line_rate_bps = 100 * GBPS;
 	p.base_rtt_ns = T_NS;
-	return rxe_cc_hpcc_params_check(&p);
+	return hpcc_params_check(&p);
 }
 
 /* A hop that sent at @load_pct of 100 Gb/s for dt with queue q. */
-static struct rxe_cc_hpcc_int hop_after(const struct rxe_cc_hpcc_int *o,
+static struct hpcc_int hop_after(const struct hpcc_int *o,
 					u64 dt, u32 load_pct, u64 q)
 {
-	struct rxe_cc_hpcc_int h = *o;
+	struct hpcc_int h = *o;
 
 	h.ts_ns += dt;
 	h.tx_bytes += 100 * GBPS / 8 * dt / NS_PER_SEC * load_pct / 100;
@@ -35,29 +35,29 @@ static struct rxe_cc_hpcc_int hop_after(const struct rxe_cc_hpcc_int *o,
 	return h;
 }
 
-static struct rxe_cc_hpcc_int hop0 = {
+static struct hpcc_int hop0 = {
 	.ts_ns = 1000, .tx_bytes = 0, .qlen_bytes = 0, .rate_bps = 100 * GBPS,
 };
 
 static void test_init(void **state)
 {
-	struct rxe_cc_hpcc st;
+	struct hpcc st;
 
 	(void)state;
-	rxe_cc_hpcc_init(&st, &p, 0);
-	assert_int_equal(rxe_cc_hpcc_window_bytes(&st), BDP_BYTES);
-	assert_int_equal(rxe_cc_hpcc_rate_bps(&st), 100 * GBPS);
+	hpcc_init(&st, &p, 0);
+	assert_int_equal(hpcc_window_bytes(&st), BDP_BYTES);
+	assert_int_equal(hpcc_rate_bps(&st), 100 * GBPS);
 }
 
 /* The first INT only primes; W is unchanged. */
 static void test_first_int_primes(void **state)
 {
-	struct rxe_cc_hpcc st;
+	struct hpcc st;
 
 	(void)state;
-	rxe_cc_hpcc_init(&st, &p, 0);
-	rxe_cc_hpcc_on_send(&st, 10000);
-	rxe_cc_hpcc_on_ack(&st, &p, 1000, &hop0, 1, 0);
+	hpcc_init(&st, &p, 0);
+	hpcc_on_send(&st, 10000);
+	hpcc_on_ack(&st, &p, 1000, &hop0, 1, 0);
 	assert_int_equal(st.w_bytes, BDP_BYTES);
 	assert_int_equal(st.nhop, 1);
 }
@@ -65,16 +65,16 @@ static void test_first_int_primes(void **state)
 /* Link at 100 % for a whole T, empty queue: U = 1 >= eta, W = Wc eta + AI. */
 static void test_full_link_cuts(void **state)
 {
-	struct rxe_cc_hpcc st;
-	struct rxe_cc_hpcc_int h;
+	struct hpcc st;
+	struct hpcc_int h;
 
 	(void)state;
-	rxe_cc_hpcc_init(&st, &p, 0);
-	rxe_cc_hpcc_on_send(&st, 10000);
-	rxe_cc_hpcc_on_ack(&st, &p, 1000, &hop0, 1, 0);
+	hpcc_init(&st, &p, 0);
+	hpcc_on_send(&st, 10000);
+	hpcc_on_ack(&st, &p, 1000, &hop0, 1, 0);
 	h = hop_after(&hop0, T_NS, 100, 0);
-	rxe_cc_hpcc_on_ack(&st, &p, 1000, &h, 1, T_NS);
-	assert_within_ppm(st.u, RXE_CC_HPCC_U_ONE, 100);
+	hpcc_on_ack(&st, &p, 1000, &h, 1, T_NS);
+	assert_within_ppm(st.u, HPCC_U_ONE, 100);
 	assert_within_abs(st.w_bytes, BDP_BYTES * 95 / 100 + p.w_ai_bytes, 2);
 	/* the reference was renewed: W_c = W, next renewal after 10000 B */
 	assert_int_equal(st.wc_bytes, st.w_bytes);
@@ -84,45 +84,45 @@ static void test_full_link_cuts(void **state)
 /* A standing queue of one BDP doubles the normalised load. */
 static void test_queue_term(void **state)
 {
-	struct rxe_cc_hpcc st;
-	struct rxe_cc_hpcc_int o = hop0, h;
+	struct hpcc st;
+	struct hpcc_int o = hop0, h;
 
 	(void)state;
-	rxe_cc_hpcc_init(&st, &p, 0);
+	hpcc_init(&st, &p, 0);
 	o.qlen_bytes = BDP_BYTES;
-	rxe_cc_hpcc_on_ack(&st, &p, 1000, &o, 1, 0);
+	hpcc_on_ack(&st, &p, 1000, &o, 1, 0);
 	h = hop_after(&o, T_NS, 100, BDP_BYTES);
-	rxe_cc_hpcc_on_ack(&st, &p, 1000, &h, 1, T_NS);
-	assert_within_ppm(st.u, 2 * RXE_CC_HPCC_U_ONE, 100);
+	hpcc_on_ack(&st, &p, 1000, &h, 1, T_NS);
+	assert_within_ppm(st.u, 2 * HPCC_U_ONE, 100);
 	assert_within_abs(st.w_bytes, BDP_BYTES * 95 / 200 + p.w_ai_bytes, 2);
 }
 
 /* Below eta: additive; after max_stage renewals, multiplicative. */
 static void test_additive_then_multiplicative(void **state)
 {
-	struct rxe_cc_hpcc st;
-	struct rxe_cc_hpcc_int h = hop0;
+	struct hpcc st;
+	struct hpcc_int h = hop0;
 	u64 now = 0, w;
 	u32 i;
 
 	(void)state;
-	rxe_cc_hpcc_init(&st, &p, 0);
+	hpcc_init(&st, &p, 0);
 	st.w_bytes = st.wc_bytes = BDP_BYTES / 2;
-	rxe_cc_hpcc_on_ack(&st, &p, 1000, &h, 1, now);
+	hpcc_on_ack(&st, &p, 1000, &h, 1, now);
 	for (i = 0; i < p.max_stage; i++) {
 		w = st.wc_bytes;
-		rxe_cc_hpcc_on_send(&st, 2000);
+		hpcc_on_send(&st, 2000);
 		h = hop_after(&h, T_NS, 50, 0);
 		now += T_NS;
-		rxe_cc_hpcc_on_ack(&st, &p, 2000, &h, 1, now);
+		hpcc_on_ack(&st, &p, 2000, &h, 1, now);
 		assert_int_equal(st.w_bytes, w + p.w_ai_bytes);
 		assert_int_equal(st.inc_stage, i + 1);
 	}
 	/* U = 0.5 now: W = Wc * 0.95 / 0.5 + AI */
 	w = st.wc_bytes;
-	rxe_cc_hpcc_on_send(&st, 2000);
+	hpcc_on_send(&st, 2000);
 	h = hop_after(&h, T_NS, 50, 0);
-	rxe_cc_hpcc_on_ack(&st, &p, 2000, &h, 1, now + T_NS);
+	hpcc_on_ack(&st, &p, 2000, &h, 1, now + T_NS);
 	assert_within_abs(st.w_bytes, w * 95 / 50 + p.w_ai_bytes, 4);
 	assert_int_equal(st.inc_stage, 0);
 }
@@ -130,28 +130,28 @@ static void test_additive_then_multiplicative(void **state)
 /* The max over hops decides: a busy second hop outweighs an idle first. */
 static void test_max_hop(void **state)
 {
-	struct rxe_cc_hpcc st;
-	struct rxe_cc_hpcc_int o[2] = { hop0, hop0 }, h[2];
+	struct hpcc st;
+	struct hpcc_int o[2] = { hop0, hop0 }, h[2];
 
 	(void)state;
-	rxe_cc_hpcc_init(&st, &p, 0);
-	rxe_cc_hpcc_on_ack(&st, &p, 1000, o, 2, 0);
+	hpcc_init(&st, &p, 0);
+	hpcc_on_ack(&st, &p, 1000, o, 2, 0);
 	h[0] = hop_after(&o[0], T_NS, 10, 0);
 	h[1] = hop_after(&o[1], T_NS, 100, 0);
-	rxe_cc_hpcc_on_ack(&st, &p, 1000, h, 2, T_NS);
-	assert_within_ppm(st.u, RXE_CC_HPCC_U_ONE, 100);
+	hpcc_on_ack(&st, &p, 1000, h, 2, T_NS);
+	assert_within_ppm(st.u, HPCC_U_ONE, 100);
 }
 
 /* Random INT at 100/400 Gb/s: W in [w_min, BDP], rate <= line. */
 static void test_random_bounds(void **state)
 {
-	struct rxe_cc_hpcc st;
-	struct rxe_cc_hpcc_int h[3];
+	struct hpcc st;
+	struct hpcc_int h[3];
 	u64 seed = 320, now = 0;
 	u32 i, j;
 
 	(void)state;
-	rxe_cc_hpcc_init(&st, &p, 0);
+	hpcc_init(&st, &p, 0);
 	memset(h, 0, sizeof(h));
 	for (j = 0; j < 3; j++)
 		h[j].rate_bps = j == 1 ? 400 * GBPS : 100 * GBPS;
@@ -166,24 +166,24 @@ static void test_random_bounds(void **state)
 						    NS_PER_SEC);
 			h[j].qlen_bytes = prng_range(&seed, 0, 32ULL << 20);
 		}
-		rxe_cc_hpcc_on_send(&st, 1048);
-		rxe_cc_hpcc_on_ack(&st, &p, 1048, h, 1 + i % 3, now);
+		hpcc_on_send(&st, 1048);
+		hpcc_on_ack(&st, &p, 1048, h, 1 + i % 3, now);
 		assert_true(st.w_bytes >= p.w_min_bytes);
 		assert_true(st.w_bytes <= BDP_BYTES);
-		assert_true(rxe_cc_hpcc_rate_bps(&st) <= 100 * GBPS);
+		assert_true(hpcc_rate_bps(&st) <= 100 * GBPS);
 	}
 }
 
 static void test_params_check(void **state)
 {
-	struct rxe_cc_hpcc_params q = p;
+	struct hpcc_params q = p;
 
 	(void)state;
 	q.base_rtt_ns = 0;
-	assert_int_not_equal(rxe_cc_hpcc_params_check(&q), 0);
+	assert_int_not_equal(hpcc_params_check(&q), 0);
 	q = p;
-	q.eta = RXE_CC_HPCC_U_ONE + 1;
-	assert_int_not_equal(rxe_cc_hpcc_params_check(&q), 0);
+	q.eta = HPCC_U_ONE + 1;
+	assert_int_not_equal(hpcc_params_check(&q), 0);
 }
 
 int main(void)

@@ -18,6 +18,10 @@
  * Agreement: each flow's throughput in windows of WINDOW_RTTS, over the
  * first RUN_RTTS after the onset, differs by at most 10 % of the line rate
  * between the scales (and the mean difference is printed).
+ *
+ * Each flow runs its algorithm through the ops table in the generic host
+ * (sim/src/cc_host.c), as the module and the simulator do, its knobs set
+ * by their sysfs names; DCQCN's notification point is rxe_cc_echo.h's.
  */
 #include <math.h>
 #include <string.h>
@@ -25,6 +29,7 @@
 #include "test_util.h"
 #include "rxe_cc_acc.h"
 #include "rxe_cc_dcqcn.h"
+#include "rxe_cc_echo.h"
 #include "rxe_cc_pacer.h"
 #include "sim_net.h"
 #include "scaled_knobs.h"
@@ -36,8 +41,15 @@
 #define WINDOW_RTTS		10ULL
 #define MAX_WINDOWS		64
 #define AGREE_PERMILLE		100	/* of the line rate */
+#define MAX_KNOBS		16
 
 enum algo { ALGO_ACC, ALGO_DCQCN };
+
+/* A knob by its sysfs name, in its file's unit. */
+struct knob_val {
+	const char *name;	/* NULL: the end of the list */
+	u64 value;
+};
 
 /* One scale of one preset, from scaled_knobs.h. */
 struct scale {
@@ -48,15 +60,22 @@ struct scale {
 	u32 frame_bytes;
 	u64 kmin_bytes, kmax_bytes;
 	u32 pmax_permille;
-	struct rxe_cc_dcqcn_params dcqcn;
-	struct rxe_cc_acc_params acc;
+	/* the algorithm's knobs, written in this order */
+	struct knob_val knobs[MAX_KNOBS];
+	u32 cnp_gap_us;		/* DCQCN: the receiver's min time between CNPs */
 };
 
 struct flow {
-	struct rxe_cc_acc acc;
-	struct rxe_cc_dcqcn_rp rp;
-	struct rxe_cc_dcqcn_np np;
+	struct cc_host cc;		/* the sender's algorithm */
+	struct rxe_cc_np np;		/* the receiver's CNP clock (DCQCN) */
 	struct rxe_cc_pacer pacer;
+	/*
+	 * As the module keeps them: read after the hooks, which alone move
+	 * them (ACC's halt ends at a timer), stale until read again.
+	 */
+	u64 next_timer_ns;
+	u64 rate_bps;
+	bool stale;
 	u64 start_ns;
 	u64 paced_bps;
 	bool started;
@@ -72,27 +91,31 @@ struct run {
 	u64 window_ns;
 };
 
-/* mlx5 and paper presets: DCQCN knobs in sysfs units, as the glue reads them. */
-#define DCQCN_PARAMS(P, S) ((struct rxe_cc_dcqcn_params) {		\
-	.rpg_ai_rate_kbps = SCALED_##P##_##S##_RPG_AI_RATE_KBPS,		\
-	.rpg_hai_rate_kbps = SCALED_##P##_##S##_RPG_HAI_RATE_KBPS,		\
-	.rpg_time_reset_us = SCALED_##P##_##S##_RPG_TIME_RESET,		\
-	.rpg_byte_reset_bytes = SCALED_##P##_##S##_RPG_BYTE_RESET,		\
-	.rpg_threshold = SCALED_##P##_##S##_RPG_THRESHOLD,			\
-	.rpg_min_rate_kbps = SCALED_##P##_##S##_RPG_MIN_RATE_KBPS,		\
-	.rpg_max_rate_kbps = 0,						\
-	.rpg_min_dec_fac_pct = SCALED_##P##_##S##_RPG_MIN_DEC_FAC,		\
-	.rpg_gd = SCALED_##P##_##S##_RPG_GD,					\
-	.dce_tcp_g = SCALED_##P##_##S##_DCE_TCP_G,				\
-	.dce_tcp_rtt_us = SCALED_##P##_##S##_DCE_TCP_RTT,			\
-	.rate_reduce_monitor_period_us =					\
-		SCALED_##P##_##S##_RATE_REDUCE_MONITOR_PERIOD,			\
-	.initial_alpha_value = SCALED_##P##_##S##_INITIAL_ALPHA_VALUE,	\
-	.rate_to_set_on_first_cnp_kbps = 0,					\
-	.clamp_tgt_rate = SCALED_##P##_##S##_CLAMP_TGT_RATE,			\
-	.min_time_between_cnps_us = SCALED_##P##_##S##_MIN_TIME_BETWEEN_CNPS, \
-	.line_rate_kbps = SCALED_##P##_##S##_LINE_BPS / KBPS,			\
-})
+/* mlx5 and paper presets: DCQCN knobs in sysfs units, by their names. */
+#define DCQCN_KNOBS(P, S) {						\
+	{ "rpg_ai_rate_kbps", SCALED_##P##_##S##_RPG_AI_RATE_KBPS },	\
+	{ "rpg_hai_rate_kbps", SCALED_##P##_##S##_RPG_HAI_RATE_KBPS },	\
+	{ "rpg_time_reset", SCALED_##P##_##S##_RPG_TIME_RESET },	\
+	{ "rpg_byte_reset", SCALED_##P##_##S##_RPG_BYTE_RESET },	\
+	{ "rpg_threshold", SCALED_##P##_##S##_RPG_THRESHOLD },		\
+	{ "rpg_min_rate_kbps", SCALED_##P##_##S##_RPG_MIN_RATE_KBPS },	\
+	{ "rpg_max_rate_kbps", 0 },					\
+	{ "rpg_min_dec_fac", SCALED_##P##_##S##_RPG_MIN_DEC_FAC },	\
+	{ "rpg_gd", SCALED_##P##_##S##_RPG_GD },			\
+	{ "dce_tcp_g", SCALED_##P##_##S##_DCE_TCP_G },			\
+	{ "dce_tcp_rtt", SCALED_##P##_##S##_DCE_TCP_RTT },		\
+	{ "rate_reduce_monitor_period",					\
+	  SCALED_##P##_##S##_RATE_REDUCE_MONITOR_PERIOD },		\
+	{ "initial_alpha_value", SCALED_##P##_##S##_INITIAL_ALPHA_VALUE }, \
+	{ "rate_to_set_on_first_cnp_kbps", 0 },				\
+	{ "clamp_tgt_rate", SCALED_##P##_##S##_CLAMP_TGT_RATE },	\
+}
+
+/* ACC's: the halt cap first, params_check wants it >= T on every write. */
+#define ACC_KNOBS(S) {							\
+	{ "acc_halt_max_us", SCALED_ACC_##S##_ACC_HALT_MAX_US },	\
+	{ "acc_period_us", SCALED_ACC_##S##_ACC_PERIOD_US },		\
+}
 
 #define SCALE_COMMON(P, S)						\
 	.line_bps = SCALED_##P##_##S##_LINE_BPS,			\
@@ -102,44 +125,63 @@ struct run {
 	.kmax_bytes = SCALED_##P##_##S##_MARK_KMAX,			\
 	.pmax_permille = SCALED_##P##_##S##_MARK_PMAX_PERMILLE
 
-static void acc_params(struct scale *sc, u64 period_us, u64 halt_max_us)
+/* A host for one flow of @sc: its algorithm with the scale's knobs. */
+static void host_init(struct cc_host *h, const struct scale *sc)
 {
-	rxe_cc_acc_params_default(&sc->acc);
-	sc->acc.line_rate_bps = sc->line_bps;
-	sc->acc.period_ns = period_us * NS_PER_US;
-	sc->acc.halt_max_ns = halt_max_us * NS_PER_US;
-	assert_int_equal(rxe_cc_acc_params_check(&sc->acc), 0);
+	const struct rxe_cc_ops *ops = sc->algo == ALGO_ACC ?
+				       &rxe_cc_acc_ops : &rxe_cc_dcqcn_ops;
+	const struct knob_val *k;
+
+	assert_int_equal(cc_host_init(h, ops, sc->line_bps, 0,
+				      sc->frame_bytes), 0);
+	for (k = sc->knobs; k->name; k++)
+		knob(h, k->name, k->value);
+}
+
+/* Every knob of @sc is taken, as written. */
+static void check_knobs(const struct scale *sc)
+{
+	const struct knob_val *k;
+	struct cc_host h;
+	u64 v;
+
+	host_init(&h, sc);
+	for (k = sc->knobs; k->name; k++) {
+		assert_int_equal(cc_host_get(&h, k->name, &v), 0);
+		assert_int_equal(v, k->value);
+	}
+	assert_true(sc->cnp_gap_us <= RXE_CC_NP_MAX_CNP_GAP_US);
 }
 
 static void flow_start(struct run *r, struct flow *f, u64 now)
 {
-	const struct scale *sc = r->sc;
-
 	f->started = true;
-	if (sc->algo == ALGO_ACC) {
-		rxe_cc_acc_init(&f->acc, &sc->acc, now);
-		f->paced_bps = rxe_cc_acc_rate_bps(&f->acc, now);
-	} else {
-		rxe_cc_dcqcn_init(&f->rp, &sc->dcqcn, now);
-		rxe_cc_dcqcn_np_init(&f->np);
-		f->paced_bps = rxe_cc_dcqcn_rate_bps(&f->rp);
-	}
+	host_init(&f->cc, r->sc);
+	f->paced_bps = cc_host_start(&f->cc, now);
+	f->stale = true;
+	f->np = (struct rxe_cc_np) { 0 };
 	/* Burst of one packet: the NIC itself sends at line rate. */
-	rxe_cc_pacer_init(&f->pacer, f->paced_bps, sc->frame_bytes, now);
+	rxe_cc_pacer_init(&f->pacer, f->paced_bps, r->sc->frame_bytes, now);
 }
 
-static u64 flow_rate(struct run *r, struct flow *f, u64 now)
+static void flow_refresh(struct flow *f, u64 now)
 {
-	const struct scale *sc = r->sc;
+	if (!f->stale)
+		return;
+	f->next_timer_ns = cc_host_next_timer_ns(&f->cc);
+	f->rate_bps = cc_host_rate_bps(&f->cc, now);
+	f->stale = false;
+}
 
-	if (sc->algo == ALGO_ACC) {
-		if (rxe_cc_acc_next_timer_ns(&f->acc) <= now)
-			rxe_cc_acc_on_timer(&f->acc, &sc->acc, now, NULL);
-		return rxe_cc_acc_rate_bps(&f->acc, now);
+static u64 flow_rate(struct flow *f, u64 now)
+{
+	flow_refresh(f, now);
+	if (f->next_timer_ns <= now) {
+		cc_host_timer(&f->cc, now);
+		f->stale = true;
+		flow_refresh(f, now);
 	}
-	if (rxe_cc_dcqcn_next_timer_ns(&f->rp, &sc->dcqcn) <= now)
-		rxe_cc_dcqcn_on_timer(&f->rp, &sc->dcqcn, now, NULL);
-	return rxe_cc_dcqcn_rate_bps(&f->rp);
+	return f->rate_bps;
 }
 
 static void flow_step(struct run *r, struct flow *f, u32 id, u64 now)
@@ -152,23 +194,23 @@ static void flow_step(struct run *r, struct flow *f, u32 id, u64 now)
 		return;
 	if (!f->started)
 		flow_start(r, f, now);
-	rate = flow_rate(r, f, now);
+	rate = flow_rate(f, now);
 	if (rate != f->paced_bps) {
 		rxe_cc_pacer_set_rate(&f->pacer, rate, now);
 		f->paced_bps = rate;
 	}
 	while (!rxe_cc_pacer_wait_ns(&f->pacer, pkt, now)) {
 		rxe_cc_pacer_consume(&f->pacer, pkt, now);
-		if (sc->algo == ALGO_ACC)
-			rxe_cc_acc_on_send(&f->acc, pkt, now);
-		else
-			rxe_cc_dcqcn_on_bytes_sent(&f->rp, &sc->dcqcn, pkt,
-						   now, NULL);
+		cc_host_send(&f->cc, pkt, now);
+		f->stale = true;
 		sim_net_send(&r->net, id, now);
 	}
 }
 
-/* ACK (ACC) or, for a CE mark the NP lets through, a CNP (DCQCN). */
+/*
+ * The ACK (W loses its bytes; only ACC's table takes ACKs) and, for
+ * DCQCN, a CNP for a CE mark the notification point lets through.
+ */
 static void on_return(struct run *r, const struct sim_pkt *a, u64 now)
 {
 	const struct scale *sc = r->sc;
@@ -180,14 +222,18 @@ static void on_return(struct run *r, const struct sim_pkt *a, u64 now)
 		if (w < r->windows)
 			f->win_bytes[w] += sc->frame_bytes;
 	}
-	if (sc->algo == ALGO_ACC) {
-		rxe_cc_acc_on_ack(&f->acc, &sc->acc, sc->frame_bytes, a->mark,
-				  now - a->sent_ns, now, NULL);
-		return;
+	host_ack1(&f->cc, sc->frame_bytes, a->mark, now - a->sent_ns, now);
+	f->stale = true;
+	if (sc->algo == ALGO_DCQCN && a->mark == RXE_CC_MARK_CE) {
+		u32 now_us = rxe_cc_np_stamp_us(now);
+
+		if (!rxe_cc_np_cnp_due(f->np.last_cnp_us, now_us,
+				       sc->cnp_gap_us))
+			return;
+		f->np.last_cnp_us = now_us;
+		cc_host_cnp(&f->cc, now);
+		f->stale = true;
 	}
-	if (a->mark == RXE_CC_MARK_CE &&
-	    rxe_cc_dcqcn_np_should_send_cnp(&f->np, &sc->dcqcn, now))
-		rxe_cc_dcqcn_on_cnp(&f->rp, &sc->dcqcn, now, NULL);
 }
 
 static void run_scale(struct run *r, const struct scale *sc, u32 windows,
@@ -312,14 +358,16 @@ static void check_agree(const struct scale *ref, const struct scale *bed,
 
 static void test_scaling_acc(void **state)
 {
-	static struct scale ref = { "acc", ALGO_ACC, SCALE_COMMON(ACC, REF) };
-	static struct scale bed = { "acc", ALGO_ACC, SCALE_COMMON(ACC, BED) };
+	static const struct scale ref = {
+		"acc", ALGO_ACC, SCALE_COMMON(ACC, REF), ACC_KNOBS(REF), 0
+	};
+	static const struct scale bed = {
+		"acc", ALGO_ACC, SCALE_COMMON(ACC, BED), ACC_KNOBS(BED), 0
+	};
 
 	(void)state;
-	acc_params(&ref, SCALED_ACC_REF_ACC_PERIOD_US,
-		   SCALED_ACC_REF_ACC_HALT_MAX_US);
-	acc_params(&bed, SCALED_ACC_BED_ACC_PERIOD_US,
-		   SCALED_ACC_BED_ACC_HALT_MAX_US);
+	check_knobs(&ref);
+	check_knobs(&bed);
 	check_agree(&ref, &bed, 6);
 }
 
@@ -327,14 +375,18 @@ static void test_scaling_acc(void **state)
 #define TEST_SCALING_DCQCN(fn, P, label)				\
 static void fn(void **state)						\
 {									\
-	static struct scale ref = { label, ALGO_DCQCN, SCALE_COMMON(P, REF) }; \
-	static struct scale bed = { label, ALGO_DCQCN, SCALE_COMMON(P, BED) }; \
+	static const struct scale ref = {				\
+		label, ALGO_DCQCN, SCALE_COMMON(P, REF), DCQCN_KNOBS(P, REF), \
+		SCALED_##P##_REF_MIN_TIME_BETWEEN_CNPS			\
+	};								\
+	static const struct scale bed = {				\
+		label, ALGO_DCQCN, SCALE_COMMON(P, BED), DCQCN_KNOBS(P, BED), \
+		SCALED_##P##_BED_MIN_TIME_BETWEEN_CNPS			\
+	};								\
 									\
 	(void)state;							\
-	ref.dcqcn = DCQCN_PARAMS(P, REF);				\
-	bed.dcqcn = DCQCN_PARAMS(P, BED);				\
-	assert_int_equal(rxe_cc_dcqcn_params_check(&ref.dcqcn), 0);	\
-	assert_int_equal(rxe_cc_dcqcn_params_check(&bed.dcqcn), 0);	\
+	check_knobs(&ref);						\
+	check_knobs(&bed);						\
 	check_agree(&ref, &bed, 30);					\
 }
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * cc.cc - the glue between a simulated flow and the rxe-acc cores.  Each
- * class mirrors what rxe_cc_algos.c does for a QP: the same calls, in the
- * same order, with the line rate of the host's port.
+ * cc.cc - the glue between a simulated flow and the rxe-acc cores: the
+ * module's algorithms through their ops tables (cc_host.c, the calls
+ * rxe_cc.c makes for a QP, in the same order), with the line rate of the
+ * host's port; TIMELY and HPCC, which only the simulator runs, directly.
  */
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include "cc.h"
@@ -40,208 +42,179 @@ public:
 	u64 RateBps(u64) override { return line_bps; }
 };
 
-// A knob given on the command line (0 = keep the core's default).
-void Set(u32 *knob, u32 v)
-{
-	if (v)
-		*knob = v;
-}
-
-class DcqcnCc : public Cc {
+/*
+ * An algorithm of the module (struct rxe_cc_ops), run by the same generic
+ * host the unit tests use (cc_host.c): the hooks, the sender context and
+ * the knob rows are the module's.  Knobs are set by their sysfs names;
+ * those the options give in finer units than the file's (ns) are set in
+ * the field's own unit.
+ */
+class OpsCc : public Cc {
 public:
-	DcqcnCc(const HostCfg &c, u64 line, u64 now)
+	OpsCc(const struct rxe_cc_ops *ops, u64 line, u32 frame)
 	{
-		rxe_cc_dcqcn_params_default(&p_);
-		p_.line_rate_kbps = (u32)(line / RXE_CC_DCQCN_KBPS);
-		Set(&p_.rpg_time_reset_us, c.dcqcn_time_reset_us);
-		if (c.dcqcn_byte_reset >= 0)
-			p_.rpg_byte_reset_bytes = (u32)c.dcqcn_byte_reset;
-		Set(&p_.rpg_min_rate_kbps,
-		    c.dcqcn_min_rate_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
-		if (c.dcqcn_g >= 0)
-			p_.dce_tcp_g = (u32)c.dcqcn_g;
-		Set(&p_.rpg_ai_rate_kbps, c.dcqcn_ai_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
-		Set(&p_.rpg_hai_rate_kbps, c.dcqcn_hai_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
-		Set(&p_.dce_tcp_rtt_us, c.dcqcn_alpha_us);
-		Set(&p_.rate_reduce_monitor_period_us, c.dcqcn_rrmp_us);
-		if (rxe_cc_dcqcn_params_check(&p_))
-			Die("bad DCQCN parameters");
-		rxe_cc_dcqcn_init(&rp_, &p_, now);
+		if (cc_host_init(&h_, ops, line, 0, frame))
+			Die("bad algorithm");
 	}
+	// @value in the file's unit; 0 keeps the default unless @zero_ok
+	void Knob(const char *name, u64 value, bool zero_ok = false)
+	{
+		if (!value && !zero_ok)
+			return;
+		if (cc_host_set(&h_, name, value))
+			Die(name);
+	}
+	// @value in the field's unit (the file's unit times its scale)
+	void KnobRaw(const char *name, u64 value)
+	{
+		const struct rxe_cc_knob *k = cc_host_knob(&h_, name);
+
+		if (!k || value % k->scale) {
+			// not a whole number of the file's unit: set the field
+			u64 copy[CC_HOST_PARAMS_U64];
+
+			if (!k)
+				Die(name);
+			u32 v32 = (u32)value;
+
+			std::copy(h_.knobs, h_.knobs + CC_HOST_PARAMS_U64, copy);
+			if (k->size == sizeof(u32) && v32 == value)
+				std::memcpy((char *)copy + k->offset, &v32, 4);
+			else if (k->size == sizeof(u64))
+				std::memcpy((char *)copy + k->offset, &value, 8);
+			else
+				Die(name);
+			if (h_.ops->params_check(copy))
+				Die(name);
+			std::copy(copy, copy + CC_HOST_PARAMS_U64, h_.knobs);
+			h_.stale = true;
+			return;
+		}
+		Knob(name, value / k->scale, true);
+	}
+	void Start(u64 now) { cc_host_start(&h_, now); }
 	void OnSend(u32 bytes, u64 now) override
 	{
-		rxe_cc_dcqcn_on_bytes_sent(&rp_, &p_, bytes, now, nullptr);
+		cc_host_send(&h_, bytes, now);
 	}
-	void OnAck(u32, int, u64, const Pkt *, u64) override {}
-	void OnCnp(u64 now) override
+	void OnAck(u32 bytes, int mark, u64 rtt, const Pkt *, u64 now) override
 	{
-		rxe_cc_dcqcn_on_cnp(&rp_, &p_, now, nullptr);
+		struct rxe_cc_ack a = {};
+
+		a.bytes = bytes;
+		a.pkts = 1;
+		a.ce_pkts = mark == RXE_CC_MARK_CE;
+		a.ue_pkts = mark == RXE_CC_MARK_UE;
+		a.rtt_ns = rtt;
+		cc_host_ack(&h_, &a, now);
 	}
-	void OnTimer(u64 now) override
+	void OnAcks(const struct rxe_cc_ack &a, int, const Pkt *,
+		    u64 now) override
 	{
-		rxe_cc_dcqcn_on_timer(&rp_, &p_, now, nullptr);
+		cc_host_ack(&h_, &a, now);
 	}
-	u64 NextTimerNs() override
+	void OnCnp(u64 now) override { cc_host_cnp(&h_, now); }
+	void OnTimer(u64 now) override { cc_host_timer(&h_, now); }
+	u64 NextTimerNs() override { return cc_host_next_timer_ns(&h_); }
+	u64 RateBps(u64 now) override { return cc_host_rate_bps(&h_, now); }
+	u64 WindowBytes() override
 	{
-		return rxe_cc_dcqcn_next_timer_ns(&rp_, &p_);
+		return fixed_window_ ? fixed_window_ : cc_host_window_bytes(&h_);
 	}
-	u64 RateBps(u64) override { return rxe_cc_dcqcn_rate_bps(&rp_); }
+	// every knob, by its sysfs name, in the file's unit
 	std::string ParamsJson() override
 	{
 		std::ostringstream o;
 
-		o << "\"ai_kbps\":" << p_.rpg_ai_rate_kbps
-		  << ",\"hai_kbps\":" << p_.rpg_hai_rate_kbps
-		  << ",\"time_reset_us\":" << p_.rpg_time_reset_us
-		  << ",\"byte_reset_bytes\":" << p_.rpg_byte_reset_bytes
-		  << ",\"min_rate_kbps\":" << p_.rpg_min_rate_kbps
-		  << ",\"g\":" << p_.dce_tcp_g
-		  << ",\"alpha_us\":" << p_.dce_tcp_rtt_us
-		  << ",\"rrmp_us\":" << p_.rate_reduce_monitor_period_us;
+		for (u32 i = 0; i < h_.ops->n_knobs; i++) {
+			u64 v = 0;
+
+			cc_host_get(&h_, h_.ops->knobs[i].name, &v);
+			o << (i ? "," : "") << "\"" << h_.ops->knobs[i].name
+			  << "\":" << v;
+		}
 		return o.str();
 	}
 
+	u64 fixed_window_ = 0;	// a cap the simulator adds, 0: none
+
 private:
-	struct rxe_cc_dcqcn_params p_;
-	struct rxe_cc_dcqcn_rp rp_;
+	struct cc_host h_;
 };
 
+std::unique_ptr<Cc> MakeDcqcn(const HostCfg &c, u64 line, u32 frame)
+{
+	std::unique_ptr<OpsCc> cc(new OpsCc(&rxe_cc_dcqcn_ops, line, frame));
+
+	cc->Knob("rpg_time_reset", c.dcqcn_time_reset_us);
+	if (c.dcqcn_byte_reset >= 0)
+		cc->Knob("rpg_byte_reset", (u64)c.dcqcn_byte_reset, true);
+	cc->Knob("rpg_min_rate_kbps",
+		 (u64)c.dcqcn_min_rate_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
+	if (c.dcqcn_g >= 0)
+		cc->Knob("dce_tcp_g", (u64)c.dcqcn_g, true);
+	cc->Knob("rpg_ai_rate_kbps",
+		 (u64)c.dcqcn_ai_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
+	cc->Knob("rpg_hai_rate_kbps",
+		 (u64)c.dcqcn_hai_mbps * RXE_CC_DCQCN_KBPS_PER_MBPS);
+	cc->Knob("dce_tcp_rtt", c.dcqcn_alpha_us);
+	cc->Knob("rate_reduce_monitor_period", c.dcqcn_rrmp_us);
+	return cc;
+}
+
 /*
- * "ACC without halt" (the paper's ablation) is the core's halt = 0.
+ * "ACC without halt" (the paper's ablation) is acc_halt = 0.
  *
  * The core starts a flow at C with no window (rxe_cc_acc.c: "a new QP
  * starts at C"), and its first reaction needs a closed period with CE
  * marks.  --acc-window-bytes W caps a flow's bytes in flight at W (one
  * BDP: no flow can put more than one pipe into the fabric before its
  * first ACK), and --acc-var-window scales W by R / C as the window of
- * HPCC's simulator does (VAR_WIN), so that a halted-then-slowed flow
- * also keeps fewer bytes in flight.  Off by default: it is a candidate
- * rule for the core, tried here first.
+ * HPCC's simulator does (VAR_WIN): that is the core's acc_window_bytes,
+ * so that a halted-then-slowed flow also keeps fewer bytes in flight.
+ * Off by default.
  */
-class AccCc : public Cc {
-public:
-	AccCc(const HostCfg &c, u64 line, u64 now)
-		: window_(c.acc_window_bytes), var_(c.acc_var_window)
-	{
-		rxe_cc_acc_params_default(&p_);
-		p_.line_rate_bps = line;
-		p_.period_ns = c.acc_period_ns;
-		p_.halt_max_ns = c.acc_halt_max_ns ? c.acc_halt_max_ns :
-						     8 * c.acc_period_ns;
-		Set(&p_.theta_ce_permille, c.acc_theta_permille);
-		p_.base_rtt_ns = c.base_rtt_ns;
-		p_.halt = c.algo != Algo::AccNoHalt;
-		if (c.acc_var_window)
-			p_.window_bytes = c.acc_window_bytes;
-		if (c.acc_gate >= 0)
-			p_.gate = (u32)c.acc_gate;
-		if (rxe_cc_acc_params_check(&p_))
-			Die("bad ACC parameters");
-		rxe_cc_acc_init(&st_, &p_, now);
-	}
-	void OnSend(u32 bytes, u64 now) override
-	{
-		rxe_cc_acc_on_send(&st_, bytes, now);
-	}
-	void OnAck(u32 bytes, int mark, u64 rtt, const Pkt *, u64 now) override
-	{
-		struct rxe_cc_acc_ev ev;
+/* TIMELY as in the module; the options set its knobs in finer units. */
+std::unique_ptr<Cc> MakeTimely(const HostCfg &c, u64 line, u32 frame)
+{
+	std::unique_ptr<OpsCc> cc(new OpsCc(&rxe_cc_timely_ops, line, frame));
 
-		rxe_cc_acc_on_ack(&st_, &p_, bytes, (enum rxe_cc_mark)mark, rtt,
-				  now, &ev);
-	}
-	void OnAcks(const struct rxe_cc_ack &a, int, const Pkt *,
-		    u64 now) override
-	{
-		struct rxe_cc_acc_ev ev;
+	if (c.base_rtt_ns)
+		cc->KnobRaw("timely_min_rtt_us", c.base_rtt_ns);
+	cc->Knob("timely_min_rtt_us", c.timely_min_rtt_us);
+	// T_high first: the core checks T_low <= T_high on every write
+	cc->Knob("timely_t_high_us", c.timely_thigh_us);
+	cc->Knob("timely_t_low_us", c.timely_tlow_us);
+	cc->Knob("timely_min_rate_kbps", (u64)c.timely_min_rate_mbps * 1000);
+	return cc;
+}
 
-		rxe_cc_acc_on_acks(&st_, &p_, &a, now, &ev);
-	}
-	void OnTimer(u64 now) override
-	{
-		struct rxe_cc_acc_ev ev;
+std::unique_ptr<Cc> MakeAcc(const HostCfg &c, u64 line, u32 frame)
+{
+	std::unique_ptr<OpsCc> cc(new OpsCc(&rxe_cc_acc_ops, line, frame));
 
-		rxe_cc_acc_on_timer(&st_, &p_, now, &ev);
-	}
-	u64 NextTimerNs() override { return rxe_cc_acc_next_timer_ns(&st_); }
-	u64 RateBps(u64 now) override { return rxe_cc_acc_rate_bps(&st_, now); }
-	std::string ParamsJson() override
-	{
-		std::ostringstream o;
-
-		o << "\"period_ns\":" << p_.period_ns
-		  << ",\"halt_max_ns\":" << p_.halt_max_ns
-		  << ",\"base_rtt_ns\":" << p_.base_rtt_ns
-		  << ",\"gate\":" << p_.gate
-		  << ",\"halt\":" << p_.halt
-		  << ",\"window_bytes\":" << p_.window_bytes;
-		return o.str();
-	}
-	u64 WindowBytes() override
-	{
-		if (!window_)
-			return ~0ull;
-		if (!var_)
-			return window_;
-		// the core's cap, at least one packet: a slowed flow must send
-		return rxe_cc_acc_window_bytes(&st_, &p_,
-					       (u32)pacer.burst_bytes);
-	}
-
-private:
-	struct rxe_cc_acc_params p_;
-	struct rxe_cc_acc st_;
-	u64 window_;
-	bool var_;
-};
-
-class TimelyCc : public Cc {
-public:
-	TimelyCc(const HostCfg &c, u64 line, u64 now)
-	{
-		rxe_cc_timely_params_default(&p_);
-		p_.line_rate_bps = line;
-		if (c.base_rtt_ns)
-			p_.min_rtt_ns = c.base_rtt_ns;
-		if (c.timely_min_rtt_us)
-			p_.min_rtt_ns = c.timely_min_rtt_us * 1000ull;
-		if (c.timely_tlow_us)
-			p_.t_low_ns = c.timely_tlow_us * 1000ull;
-		if (c.timely_thigh_us)
-			p_.t_high_ns = c.timely_thigh_us * 1000ull;
-		if (c.timely_min_rate_mbps)
-			p_.min_rate_bps = c.timely_min_rate_mbps * 1000000ull;
-		if (rxe_cc_timely_params_check(&p_))
-			Die("bad TIMELY parameters");
-		rxe_cc_timely_init(&st_, &p_, now);
-	}
-	void OnAck(u32 bytes, int, u64 rtt, const Pkt *, u64 now) override
-	{
-		rxe_cc_timely_on_ack(&st_, &p_, bytes, rtt, now);
-	}
-	u64 RateBps(u64) override { return rxe_cc_timely_rate_bps(&st_); }
-	std::string ParamsJson() override
-	{
-		std::ostringstream o;
-
-		o << "\"add_step_bps\":" << p_.add_step_bps
-		  << ",\"t_low_ns\":" << p_.t_low_ns
-		  << ",\"t_high_ns\":" << p_.t_high_ns
-		  << ",\"min_rtt_ns\":" << p_.min_rtt_ns
-		  << ",\"min_rate_bps\":" << p_.min_rate_bps;
-		return o.str();
-	}
-
-private:
-	struct rxe_cc_timely_params p_;
-	struct rxe_cc_timely st_;
-};
+	// the cap first: the core checks halt_max >= T on every write
+	cc->KnobRaw("acc_halt_max_us", c.acc_halt_max_ns ? c.acc_halt_max_ns :
+					8 * c.acc_period_ns);
+	cc->KnobRaw("acc_period_us", c.acc_period_ns);
+	if (c.acc_theta_permille)
+		cc->KnobRaw("acc_theta_ce_pct", c.acc_theta_permille);
+	cc->KnobRaw("acc_base_rtt_us", c.base_rtt_ns);
+	cc->Knob("acc_halt", c.algo != Algo::AccNoHalt, true);
+	if (c.acc_var_window)
+		cc->Knob("acc_window_bytes", c.acc_window_bytes, true);
+	else
+		cc->fixed_window_ = c.acc_window_bytes;
+	if (c.acc_gate >= 0)
+		cc->Knob("acc_gate", (u64)c.acc_gate, true);
+	return cc;
+}
 
 class HpccCc : public Cc {
 public:
 	HpccCc(const HostCfg &c, u64 line, u64 now)
 	{
-		rxe_cc_hpcc_params_default(&p_);
+		hpcc_params_default(&p_);
 		p_.line_rate_bps = line;
 		p_.base_rtt_ns = c.base_rtt_ns ? c.base_rtt_ns : 10000;
 		// a rate step over T as the window step, as HPCC's simulator
@@ -251,19 +224,19 @@ public:
 						      p_.base_rtt_ns / 8000);
 		if (c.hpcc_max_stage >= 0)
 			p_.max_stage = (u32)c.hpcc_max_stage;
-		if (rxe_cc_hpcc_params_check(&p_))
+		if (hpcc_params_check(&p_))
 			Die("bad HPCC parameters");
-		rxe_cc_hpcc_init(&st_, &p_, now);
+		hpcc_init(&st_, &p_, now);
 	}
 	void OnSend(u32 bytes, u64) override
 	{
-		rxe_cc_hpcc_on_send(&st_, bytes);
+		hpcc_on_send(&st_, bytes);
 	}
 	void OnAck(u32 bytes, int, u64, const Pkt *ack, u64 now) override
 	{
-		struct rxe_cc_hpcc_int hops[RXE_CC_HPCC_MAX_HOPS];
-		u32 n = ack->nhop < RXE_CC_HPCC_MAX_HOPS ? ack->nhop :
-							   RXE_CC_HPCC_MAX_HOPS;
+		struct hpcc_int hops[HPCC_MAX_HOPS];
+		u32 n = ack->nhop < HPCC_MAX_HOPS ? ack->nhop :
+							   HPCC_MAX_HOPS;
 
 		for (u32 i = 0; i < n; i++) {
 			hops[i].ts_ns = ack->hop[i].ts_ns;
@@ -271,10 +244,10 @@ public:
 			hops[i].qlen_bytes = ack->hop[i].qlen_bytes;
 			hops[i].rate_bps = ack->hop[i].rate_bps;
 		}
-		rxe_cc_hpcc_on_ack(&st_, &p_, bytes, hops, n, now);
+		hpcc_on_ack(&st_, &p_, bytes, hops, n, now);
 	}
-	u64 RateBps(u64) override { return rxe_cc_hpcc_rate_bps(&st_); }
-	u64 WindowBytes() override { return rxe_cc_hpcc_window_bytes(&st_); }
+	u64 RateBps(u64) override { return hpcc_rate_bps(&st_); }
+	u64 WindowBytes() override { return hpcc_window_bytes(&st_); }
 	std::string ParamsJson() override
 	{
 		std::ostringstream o;
@@ -286,8 +259,8 @@ public:
 	}
 
 private:
-	struct rxe_cc_hpcc_params p_;
-	struct rxe_cc_hpcc st_;
+	struct hpcc_params p_;
+	struct hpcc st_;
 };
 
 }  // namespace
@@ -299,12 +272,14 @@ std::unique_ptr<Cc> MakeCc(const HostCfg &cfg, u64 line_bps, u32 burst_bytes,
 
 	switch (cfg.algo) {
 	case Algo::None: cc.reset(new NoCc()); break;
-	case Algo::Dcqcn: cc.reset(new DcqcnCc(cfg, line_bps, now)); break;
+	case Algo::Dcqcn: cc = MakeDcqcn(cfg, line_bps, burst_bytes); break;
 	case Algo::Acc:
-	case Algo::AccNoHalt: cc.reset(new AccCc(cfg, line_bps, now)); break;
-	case Algo::Timely: cc.reset(new TimelyCc(cfg, line_bps, now)); break;
+	case Algo::AccNoHalt: cc = MakeAcc(cfg, line_bps, burst_bytes); break;
+	case Algo::Timely: cc = MakeTimely(cfg, line_bps, burst_bytes); break;
 	case Algo::Hpcc: cc.reset(new HpccCc(cfg, line_bps, now)); break;
 	}
+	if (auto *ops_cc = dynamic_cast<OpsCc *>(cc.get()))
+		ops_cc->Start(now);
 	cc->line_bps = line_bps;
 	cc->paced_bps = cc->RateBps(now);
 	rxe_cc_pacer_init(&cc->pacer, cc->paced_bps, burst_bytes, now);

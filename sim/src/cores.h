@@ -9,11 +9,12 @@
 #define SIM_CORES_H
 
 extern "C" {
+#include "cc_host.h"
 #include "lsw_mark.h"
 #include "rxe_cc_acc.h"
 #include "rxe_cc_dcqcn.h"
 #include "rxe_cc_echo.h"
-#include "rxe_cc_hpcc.h"
+#include "hpcc.h"
 #include "rxe_cc_pacer.h"
 #include "rxe_cc_timely.h"
 }

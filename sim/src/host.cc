@@ -36,10 +36,16 @@ static uint8_t Stronger(uint8_t a, uint8_t b)
 	return MarkOf(a) >= MarkOf(b) ? a : b;
 }
 
-void Host::Init()
+// The notification point, as rxe_cc_np.c: one CNP per QP per gap at most.
+static bool CnpDue(struct rxe_cc_np *np, u64 now)
 {
-	rxe_cc_dcqcn_params_default(&np_params);
-	np_params.line_rate_kbps = (u32)(ports[0].rate_bps / RXE_CC_DCQCN_KBPS);
+	u32 now_us = rxe_cc_np_stamp_us(now);
+
+	if (!rxe_cc_np_cnp_due(np->last_cnp_us, now_us,
+			       RXE_CC_NP_DEF_CNP_GAP_US))
+		return false;
+	np->last_cnp_us = now_us;
+	return true;
 }
 
 void Host::StartFlow(Flow *f)
@@ -48,7 +54,7 @@ void Host::StartFlow(Flow *f)
 
 	f->npkts = (f->size_bytes + cfg.mtu_payload - 1) / cfg.mtu_payload;
 	f->cc = MakeCc(cfg, ports[0].rate_bps, cfg.mtu_payload + cfg.HdrBytes(), now);
-	rxe_cc_dcqcn_np_init(&f->np);
+	f->np.last_cnp_us = 0;
 	active.push_back(f);
 	ArmTimer(f);
 	TryTx(0);
@@ -176,7 +182,7 @@ void Host::OnData(Pkt *p)
 	f->marks_ce += p->ecn == LSW_ECN_CE;
 	f->marks_ue += p->ecn == LSW_ECN_ECT1;
 	if (p->ecn == LSW_ECN_CE && cfg.algo == Algo::Dcqcn &&
-	    rxe_cc_dcqcn_np_should_send_cnp(&f->np, &np_params, now)) {
+	    CnpDue(&f->np, now)) {
 		Pkt *c = new Pkt();
 		c->type = PktType::Cnp;
 		c->src = (u32)id_;

@@ -261,7 +261,7 @@ struct Flow {
 	uint8_t rcv_mark = 0;	// strongest mark since the last ACK
 	struct rxe_cc_echo_seen echo_seen = {};	// sender: counters read
 	u32 pend_ce = 0, pend_ue = 0;	// counted by ACKs that acked nothing
-	struct rxe_cc_dcqcn_np np;	// DCQCN notification point
+	struct rxe_cc_np np;		// the notification point
 };
 
 struct HostStats {
@@ -275,12 +275,10 @@ public:
 	Host(int id, const HostCfg &c) : Node(id), cfg(c) {}
 	void Receive(Pkt *p, int in) override;
 	Pkt *Pull(Port &port, int prio) override;
-	void Init();		// after Connect
 	void StartFlow(Flow *f);
 
 	HostCfg cfg;
 	HostStats st;
-	struct rxe_cc_dcqcn_params np_params;	// Init() fills it
 	std::vector<Flow *> active;	// sending
 	std::vector<Flow *> *all = nullptr;	// every flow, by id
 	void (*on_done)(Flow *) = nullptr;

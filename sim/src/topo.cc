@@ -286,8 +286,6 @@ bool BuildTopology(const Opts &o)
 			s->routes.resize(g_host.size());
 		s->Init();
 	}
-	for (Host *h : g_host)
-		h->Init();
 	return true;
 }
 

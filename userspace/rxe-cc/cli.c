@@ -213,6 +213,18 @@ int cli_parse(int argc, char **argv, struct cli *cli, char *err,
 			}
 			t = verb_name(tv);
 		}
+		/* "help knobs DEV": the knobs of DEV's module */
+		if (t && !strcmp(t, "knobs") && cli->verb == VERB_HELP &&
+		    n_pos > 2) {
+			if (n_pos > 3) {
+				snprintf(err, err_len, "help knobs takes at most one device");
+				goto bad;
+			}
+			if (cli_dev_port(args[optind + 2], cli->dev_buf, &cli->port,
+					 err, err_len))
+				goto bad;
+			cli->dev = cli->dev_buf;
+		}
 		cli->verb = VERB_HELP;
 		cli->topic = t;
 		return 0;

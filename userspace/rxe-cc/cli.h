@@ -18,7 +18,8 @@ struct cli {
 	enum verb verb;
 	const char *topic;	/* help: a verb, "knobs", or NULL (all) */
 	int json, pretty;
-	const char *dev;	/* NULL: every rxe-acc device (not for set) */
+	const char *dev;	/* NULL: every rxe-acc device (not for set);
+				 * help knobs: the device to read them from */
 	unsigned int port;	/* 1: rxe devices have one port */
 	long count;		/* monitor: refreshes, 0 for ever */
 	struct qp_filter filter;	/* qp, monitor */

@@ -6,7 +6,7 @@
  *   rxe-cc [-j] [-p] set DEV[/PORT] knob=value ...
  *   rxe-cc [-j] [-p] qp [DEV[/PORT]] [lqpn LIST] [pid LIST] [state LIST]
  *   rxe-cc [-j] [-p] monitor [DEV[/PORT]] [FILTERS] [-n N]
- *   rxe-cc help [VERB|knobs], rxe-cc VERB -h, rxe-cc -V
+ *   rxe-cc help [VERB|knobs [DEV]], rxe-cc VERB -h, rxe-cc -V
  *
  * Exit status: 0 success, 1 failure (one line on stderr, nothing on
  * stdout), 2 usage.
@@ -33,15 +33,18 @@ static const char *const help_text[] = {
 	"usage: rxe-cc [-j] [-p] show [DEV[/PORT]]\n"
 	"The default algorithm and those available; per priority the algorithm\n"
 	"and whether the notification point answers; its counters; every knob\n"
-	"with value, default and unit, '*' where it differs from the default.\n"
-	"Without DEV, every rxe-acc device.\n",
+	"with value, default and unit as the device's cc/knobs lists them, '*'\n"
+	"where it differs from the default, 'experimental' where its file is in\n"
+	"cc_experimental/.  Without DEV, every rxe-acc device.\n",
 	[VERB_SET] =
 	"usage: rxe-cc [-j] [-p] set DEV[/PORT] knob=value ...\n"
 	"Sets knobs, all or none: each assignment is checked first, then they\n"
 	"are written in an order the kernel accepts; if it refuses one, the\n"
 	"knobs written before get their old values back.  Prints each knob\n"
-	"with its old and new value.  mlx5's DCQCN names (rp_ai_rate,\n"
-	"np_min_time_between_cnps, ...) are accepted: rxe-cc help knobs.\n",
+	"with its old and new value.  The knobs and their ranges are those the\n"
+	"device's cc/knobs lists.  mlx5's DCQCN names (rp_ai_rate,\n"
+	"np_min_time_between_cnps, ...) are accepted, its rates in Mb/s for our\n"
+	"kb/s knobs: rxe-cc help knobs.\n",
 	[VERB_QP] =
 	"usage: rxe-cc [-j] [-p] qp [DEV[/PORT]] [lqpn LIST] [pid LIST] [state LIST]\n"
 	"One line per RC QP: number, remote number, state, algorithm, CC state,\n"
@@ -62,7 +65,7 @@ static void usage(FILE *f)
 	      "       rxe-cc [OPTIONS] set DEV[/PORT] knob=value ...\n"
 	      "       rxe-cc [OPTIONS] qp [DEV[/PORT]] [lqpn LIST] [pid LIST] [state LIST]\n"
 	      "       rxe-cc [OPTIONS] monitor [DEV[/PORT]] [FILTERS] [-n N]\n"
-	      "       rxe-cc help [show|set|qp|monitor|knobs]\n"
+	      "       rxe-cc help [show|set|qp|monitor|knobs [DEV]]\n"
 	      "       rxe-cc -V\n"
 	      "OPTIONS: -j, --json  JSON     -p, --pretty  indented JSON\n"
 	      "         -n, --count N (monitor)  -h, --help  -V, --version\n"
@@ -93,20 +96,34 @@ static void range(char *buf, size_t len, const struct knob *k)
 	}
 }
 
-static void help_knobs(FILE *f)
+/* the mlx5 names of K, and the unit they take where it is not K's */
+static void help_aliases(FILE *f, const struct knob *k)
+{
+	const struct knob_alias *a = knob_alias_next(k, NULL);
+	const char *unit = a ? knob_alias_unit(a, k) : k->unit;
+
+	for (; a; a = knob_alias_next(k, a))
+		fprintf(f, " %s", a->name);
+	if (strcmp(unit, k->unit))
+		fprintf(f, " (%s)", unit);
+}
+
+static void help_knobs(FILE *f, const char *dev, const struct knob_schema *s)
 {
 	char r[48];
 
 	fprintf(f, "%-30s %-6s %-18s %-8s %s\n", "knob", "unit", "range",
-		"default", "mlx5 name");
-	for (size_t i = 0; i < knob_count; i++) {
-		const struct knob *k = &knob_table[i];
-		const char *a = knob_alias_of(k);
+		"default", "mlx5 names");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct knob *k = &s->k[i];
 
 		range(r, sizeof(r), k);
-		fprintf(f, "%-30s %-6s %-18s %-8s %s\n", k->name,
-			*k->unit ? k->unit : "-", r, k->def, a ? a : "");
-		fprintf(f, "    %s\n", k->means);
+		fprintf(f, "%-30s %-6s %-18s %-8s", k->name,
+			*k->unit ? k->unit : "-", r, *k->def ? k->def : "-");
+		help_aliases(f, k);
+		fprintf(f, "\n    %s%s\n", k->experimental ? "(experimental) " : "",
+			*k->means ? k->means :
+			"(no description in this rxe-cc: see the module's ABI document)");
 	}
 	fputs("\nmlx5 names refused here:\n", f);
 	for (size_t i = 0; i < knob_alias_count; i++) {
@@ -117,23 +134,8 @@ static void help_knobs(FILE *f)
 		else if (a->zero_differs)
 			fprintf(f, "  %s=0: %s\n", a->name, a->why);
 	}
-}
-
-static void help(const char *topic)
-{
-	enum verb v;
-
-	if (!topic) {
-		usage(stdout);
-		return;
-	}
-	if (!strcmp(topic, "knobs")) {
-		help_knobs(stdout);
-		return;
-	}
-	for (v = VERB_SHOW; v <= VERB_MONITOR; v++)
-		if (!strcmp(topic, verb_name(v)))
-			fputs(help_text[v], stdout);
+	fprintf(f, "\nUnits, ranges and defaults: %s's cc/knobs.  (experimental): the file is\n"
+		"in cc_experimental/; its name and meaning may change.\n", dev);
 }
 
 /* the devices a verb works on: DEV, or every rxe-acc device */
@@ -159,6 +161,34 @@ static int devices(const char *dev, char (*names)[DEV_NAME_MAX])
 	return n;
 }
 
+static int help(const struct cli *cli)
+{
+	static char names[MAX_DEVS][DEV_NAME_MAX];
+	struct knob_schema s;
+	char err[256];
+	enum verb v;
+
+	if (!cli->topic) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(cli->topic, "knobs")) {
+		for (v = VERB_SHOW; v <= VERB_MONITOR; v++)
+			if (!strcmp(cli->topic, verb_name(v)))
+				fputs(help_text[v], stdout);
+		return EXIT_OK;
+	}
+	/* the knobs are the module's: DEV's, or the first device's */
+	if (devices(cli->dev, names) < 0)
+		return EXIT_FAIL;
+	if (knob_schema_load(&s, names[0], err, sizeof(err))) {
+		fprintf(stderr, "rxe-cc: %s\n", err);
+		return EXIT_FAIL;
+	}
+	help_knobs(stdout, names[0], &s);
+	return EXIT_OK;
+}
+
 static int set(FILE *out, const struct cli *cli)
 {
 	struct set_change c[SET_MAX];
@@ -171,8 +201,12 @@ static int set(FILE *out, const struct cli *cli)
 	}
 	if (!cli->json) {
 		for (int i = 0; i < cli->n_assign; i++) {
-			fprintf(out, "%s/%u %s", cli->dev, cli->port, c[i].k->name);
-			if (strcmp(c[i].given, c[i].k->name))
+			fprintf(out, "%s/%u %s", cli->dev, cli->port, c[i].k.name);
+			if (c[i].alias && c[i].alias->scale > 1)
+				fprintf(out, " (as %s=%s %s)", c[i].given,
+					c[i].given_value,
+					knob_alias_unit(c[i].alias, &c[i].k));
+			else if (c[i].alias)
 				fprintf(out, " (as %s)", c[i].given);
 			if (strcmp(c[i].old, c[i].now))
 				fprintf(out, " %s -> %s\n", c[i].old, c[i].now);
@@ -188,13 +222,24 @@ static int set(FILE *out, const struct cli *cli)
 	json_dev_keys(&w, cli->dev);
 	jw_arr_open(&w, "changes");
 	for (int i = 0; i < cli->n_assign; i++) {
+		const struct knob *k = &c[i].k;
+
 		jw_obj_open(&w, NULL);
-		jw_str(&w, "knob", c[i].k->name);
-		if (strcmp(c[i].given, c[i].k->name))
+		jw_str(&w, "knob", k->name);
+		if (c[i].alias) {
 			jw_str(&w, "given_as", c[i].given);
-		knob_json(&w, "old", c[i].k, c[i].old);
-		knob_json(&w, "new", c[i].k, c[i].now);
+			if (c[i].alias->scale > 1) {
+				knob_json(&w, "given_value", k, c[i].given_value);
+				jw_str(&w, "given_unit",
+				       knob_alias_unit(c[i].alias, k));
+			}
+		}
+		knob_json(&w, "old", k, c[i].old);
+		knob_json(&w, "written", k, c[i].written);
+		knob_json(&w, "new", k, c[i].now);
+		jw_str(&w, "unit", k->unit);
 		jw_bool(&w, "changed", strcmp(c[i].old, c[i].now) != 0);
+		jw_bool(&w, "experimental", k->experimental);
 		jw_obj_close(&w);
 	}
 	jw_arr_close(&w);
@@ -271,8 +316,7 @@ static int run(const struct cli *cli)
 
 	switch (cli->verb) {
 	case VERB_HELP:
-		help(cli->topic);
-		return EXIT_OK;
+		return help(cli);
 	case VERB_VERSION:
 		version_get(&vi);
 		version_print(stdout, &vi, cli->json, cli->pretty);

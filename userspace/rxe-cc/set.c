@@ -13,15 +13,17 @@
 
 struct assignment {
 	const struct knob *k;
-	char name[KNOB_VALUE_MAX];
+	const struct knob_alias *alias;	/* the name given, if mlx5's */
 	char given[KNOB_VALUE_MAX];
-	char value[KNOB_VALUE_MAX];
+	char given_value[KNOB_VALUE_MAX];
+	char value[KNOB_VALUE_MAX];	/* to write, in the knob's unit */
 	char old[KNOB_VALUE_MAX];
 	int done;
 };
 
-static int check_all(const char *dev, int n, char *const *assign,
-		     struct assignment *a, char *err, size_t err_len)
+static int check_all(const char *dev, const struct knob_schema *s, int n,
+		     char *const *assign, struct assignment *a, char *err,
+		     size_t err_len)
 {
 	char available[256], buf[2 * KNOB_VALUE_MAX], why[160];
 	char *name, *value;
@@ -41,13 +43,16 @@ static int check_all(const char *dev, int n, char *const *assign,
 				 assign[i]);
 			return -1;
 		}
-		a[i].k = knob_lookup(name, value, why, sizeof(why));
+		a[i].k = knob_lookup(s, name, value, &a[i].alias, why,
+				     sizeof(why));
 		if (!a[i].k) {
 			snprintf(err, err_len, "%s", why);
 			return -1;
 		}
 		snprintf(a[i].given, sizeof(a[i].given), "%s", name);
-		if (knob_check(a[i].k, value, available, why, sizeof(why))) {
+		snprintf(a[i].given_value, sizeof(a[i].given_value), "%s", value);
+		if (knob_given(a[i].k, a[i].alias, value, available, a[i].value,
+			       sizeof(a[i].value), why, sizeof(why))) {
 			snprintf(err, err_len, "%s: %s", name, why);
 			return -1;
 		}
@@ -60,12 +65,10 @@ static int check_all(const char *dev, int n, char *const *assign,
 					snprintf(err, err_len, "%s is set twice", name);
 				return -1;
 			}
-		snprintf(a[i].name, sizeof(a[i].name), "%s", a[i].k->name);
-		snprintf(a[i].value, sizeof(a[i].value), "%s", value);
-		e = knob_read(dev, a[i].name, a[i].old, sizeof(a[i].old));
+		e = knob_get(dev, a[i].k, a[i].old, sizeof(a[i].old));
 		if (e) {
-			snprintf(err, err_len, "%s: cannot read %s: %s", dev,
-				 a[i].name, strerror(-e));
+			snprintf(err, err_len, "%s: cannot read %s/%s: %s", dev,
+				 knob_dir(a[i].k), a[i].k->name, strerror(-e));
 			return -1;
 		}
 	}
@@ -79,8 +82,7 @@ static int undo(const char *dev, struct assignment *a, const int *order,
 	int bad = 0;
 
 	while (written-- > 0)
-		if (knob_write(dev, a[order[written]].name,
-			       a[order[written]].old))
+		if (knob_put(dev, a[order[written]].k, a[order[written]].old))
 			bad = 1;
 	return bad;
 }
@@ -90,10 +92,14 @@ static void report(const char *dev, int n, const struct assignment *a,
 		   struct set_change *c)
 {
 	for (int i = 0; c && i < n; i++) {
-		c[i].k = a[i].k;
+		c[i].k = *a[i].k;
+		c[i].alias = a[i].alias;
 		snprintf(c[i].given, sizeof(c[i].given), "%s", a[i].given);
+		snprintf(c[i].given_value, sizeof(c[i].given_value), "%s",
+			 a[i].given_value);
+		snprintf(c[i].written, sizeof(c[i].written), "%s", a[i].value);
 		snprintf(c[i].old, sizeof(c[i].old), "%s", a[i].old);
-		if (knob_read(dev, a[i].name, c[i].now, sizeof(c[i].now)))
+		if (knob_get(dev, a[i].k, c[i].now, sizeof(c[i].now)))
 			snprintf(c[i].now, sizeof(c[i].now), "%s", a[i].value);
 	}
 }
@@ -103,6 +109,7 @@ int cc_set(const char *dev, int n, char *const *assign,
 {
 	struct assignment a[SET_MAX] = { 0 };
 	int order[SET_MAX], written = 0, refused = -1, refusal = 0;
+	struct knob_schema s;
 
 	if (!cc_dev_exists(dev)) {
 		snprintf(err, err_len, "%s: no such rxe-acc device", dev);
@@ -112,7 +119,8 @@ int cc_set(const char *dev, int n, char *const *assign,
 		snprintf(err, err_len, "give 1 to %d knob=value", SET_MAX);
 		return -1;
 	}
-	if (check_all(dev, n, assign, a, err, err_len))
+	if (knob_schema_load(&s, dev, err, err_len) ||
+	    check_all(dev, &s, n, assign, a, err, err_len))
 		return -1;
 
 	/* passes until all are written or a pass writes none */
@@ -123,7 +131,7 @@ int cc_set(const char *dev, int n, char *const *assign,
 
 			if (a[i].done)
 				continue;
-			e = knob_write(dev, a[i].name, a[i].value);
+			e = knob_put(dev, a[i].k, a[i].value);
 			if (!e) {
 				a[i].done = 1;
 				order[written++] = i;
@@ -143,7 +151,7 @@ int cc_set(const char *dev, int n, char *const *assign,
 		return 0;
 	}
 	snprintf(err, err_len, "%s: %s=%s: the kernel refused it (%s)%s", dev,
-		 a[refused].name, a[refused].value, strerror(-refusal),
+		 a[refused].k->name, a[refused].value, strerror(-refusal),
 		 undo(dev, a, order, written) ?
 		 "; restoring the knobs written before it FAILED" :
 		 "; nothing changed");

@@ -34,7 +34,7 @@ int cc_dev_exists(const char *dev)
 	char path[512];
 	struct stat st;
 
-	if (!*dev || port_path(path, sizeof(path), dev, "cc", NULL))
+	if (!*dev || port_path(path, sizeof(path), dev, CC_DIR, NULL))
 		return 0;
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
@@ -83,23 +83,65 @@ int sysfs_read_file(const char *path, char *val, size_t len)
 	return 0;
 }
 
-int knob_read(const char *dev, const char *name, char *val, size_t len)
+int sysfs_read_all(const char *path, char *val, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	/* one byte more than fits: a file that fills VAL is too long */
+	while ((n = read(fd, val + got, len - got)) > 0) {
+		got += n;
+		if (got == len) {
+			close(fd);
+			return -EFBIG;
+		}
+	}
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	val[got] = 0;
+	return 0;
+}
+
+int knob_read_in(const char *dev, const char *dir, const char *name,
+		 char *val, size_t len)
 {
 	char path[512];
 
-	if (port_path(path, sizeof(path), dev, "cc", name))
+	if (port_path(path, sizeof(path), dev, dir, name))
 		return -ENAMETOOLONG;
 	return sysfs_read_file(path, val, len);
 }
 
-int knob_write(const char *dev, const char *name, const char *val)
+int knob_read(const char *dev, const char *name, char *val, size_t len)
+{
+	return knob_read_in(dev, CC_DIR, name, val, len);
+}
+
+int knob_read_all(const char *dev, const char *name, char *val, size_t len)
+{
+	char path[512];
+
+	if (port_path(path, sizeof(path), dev, CC_DIR, name))
+		return -ENAMETOOLONG;
+	return sysfs_read_all(path, val, len);
+}
+
+int knob_write_in(const char *dev, const char *dir, const char *name,
+		  const char *val)
 {
 	char path[512];
 	size_t len = strlen(val);
 	ssize_t n;
 	int fd;
 
-	if (port_path(path, sizeof(path), dev, "cc", name))
+	if (port_path(path, sizeof(path), dev, dir, name))
 		return -ENAMETOOLONG;
 	/* no O_CREAT: only an existing knob is written (O_TRUNC as echo) */
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -114,6 +156,11 @@ int knob_write(const char *dev, const char *name, const char *val)
 	if (close(fd))
 		return -errno;
 	return (size_t)n == len ? 0 : -EIO;
+}
+
+int knob_write(const char *dev, const char *name, const char *val)
+{
+	return knob_write_in(dev, CC_DIR, name, val);
 }
 
 int counter_read(const char *dev, const char *name, uint64_t *val)

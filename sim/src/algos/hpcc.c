@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * rxe_cc_hpcc.c - HPCC (Li et al., SIGCOMM'19), sender side, Algorithm 1
+ * hpcc.c - HPCC (Li et al., SIGCOMM'19), sender side, Algorithm 1
  * of the paper.  Every ACK echoes the INT records of its data packet, one
  * per switch hop.  Against the previous ACK's records, for each hop i:
  *
@@ -20,40 +20,40 @@
  * T <= 10 ms, so B T / 8e9 <= 2e9 bytes.  Every product of two of them
  * goes through mul_u64_u64_div_u64() (128-bit intermediate).
  */
-#include "rxe_cc_hpcc.h"
+#include "hpcc.h"
 
-void rxe_cc_hpcc_params_default(struct rxe_cc_hpcc_params *p)
+void hpcc_params_default(struct hpcc_params *p)
 {
-	*p = (struct rxe_cc_hpcc_params){
+	*p = (struct hpcc_params){
 		.line_rate_bps = 100ULL * 1000 * 1000 * 1000,
 		.base_rtt_ns = 10 * NSEC_PER_USEC,
 		/* B T (1 - eta) / 16 at 100 Gb/s and 10 us: 16 flows */
 		.w_ai_bytes = 400,
 		.w_min_bytes = 1000,
-		.eta = RXE_CC_HPCC_U_ONE * 95 / 100,
+		.eta = HPCC_U_ONE * 95 / 100,
 		.max_stage = 5,
 	};
 }
 
-int rxe_cc_hpcc_params_check(const struct rxe_cc_hpcc_params *p)
+int hpcc_params_check(const struct hpcc_params *p)
 {
 	if (p->line_rate_bps < 1000 ||
-	    p->line_rate_bps > RXE_CC_HPCC_MAX_RATE_BPS ||
-	    !p->base_rtt_ns || p->base_rtt_ns > RXE_CC_HPCC_MAX_RTT_NS ||
+	    p->line_rate_bps > HPCC_MAX_RATE_BPS ||
+	    !p->base_rtt_ns || p->base_rtt_ns > HPCC_MAX_RTT_NS ||
 	    !p->w_ai_bytes || !p->w_min_bytes ||
-	    !p->eta || p->eta > RXE_CC_HPCC_U_ONE)
+	    !p->eta || p->eta > HPCC_U_ONE)
 		return -1;
 	return 0;
 }
 
-static u64 hpcc_bdp_bytes(u64 rate_bps, const struct rxe_cc_hpcc_params *p)
+static u64 hpcc_bdp_bytes(u64 rate_bps, const struct hpcc_params *p)
 {
 	return mul_u64_u64_div_u64(rate_bps, p->base_rtt_ns,
 				   RXE_CC_BIT_NS_PER_BYTE_S);
 }
 
-static void hpcc_set_w(struct rxe_cc_hpcc *st,
-		       const struct rxe_cc_hpcc_params *p, u64 w)
+static void hpcc_set_w(struct hpcc *st,
+		       const struct hpcc_params *p, u64 w)
 {
 	u64 cap = max_t(u64, hpcc_bdp_bytes(p->line_rate_bps, p),
 			p->w_min_bytes);
@@ -65,24 +65,24 @@ static void hpcc_set_w(struct rxe_cc_hpcc *st,
 			     p->line_rate_bps);
 }
 
-void rxe_cc_hpcc_init(struct rxe_cc_hpcc *st,
-		      const struct rxe_cc_hpcc_params *p, u64 now_ns)
+void hpcc_init(struct hpcc *st,
+		      const struct hpcc_params *p, u64 now_ns)
 {
 	(void)now_ns;
-	*st = (struct rxe_cc_hpcc){ 0 };
+	*st = (struct hpcc){ 0 };
 	hpcc_set_w(st, p, hpcc_bdp_bytes(p->line_rate_bps, p));
 	st->wc_bytes = st->w_bytes;
 }
 
-void rxe_cc_hpcc_on_send(struct rxe_cc_hpcc *st, u32 bytes)
+void hpcc_on_send(struct hpcc *st, u32 bytes)
 {
 	st->snd_bytes += bytes;
 }
 
 /* u' of one hop against its previous record, of U_ONE; *dt_ns its span. */
-static u64 hpcc_hop_u(const struct rxe_cc_hpcc_int *h,
-		      const struct rxe_cc_hpcc_int *o,
-		      const struct rxe_cc_hpcc_params *p, u64 *dt_ns)
+static u64 hpcc_hop_u(const struct hpcc_int *h,
+		      const struct hpcc_int *o,
+		      const struct hpcc_params *p, u64 *dt_ns)
 {
 	u64 q = min_t(u64, h->qlen_bytes, o->qlen_bytes);
 	u64 bdp = max_t(u64, hpcc_bdp_bytes(h->rate_bps, p), 1);
@@ -94,15 +94,15 @@ static u64 hpcc_hop_u(const struct rxe_cc_hpcc_int *h,
 	tx_rate = mul_u64_u64_div_u64(dtx, RXE_CC_BIT_NS_PER_BYTE_S, dt);
 	/* a counter can not run faster than its link: bounds the sum */
 	tx_rate = min_t(u64, tx_rate, h->rate_bps);
-	return mul_u64_u64_div_u64(min_t(u64, q, 4 * bdp), RXE_CC_HPCC_U_ONE,
+	return mul_u64_u64_div_u64(min_t(u64, q, 4 * bdp), HPCC_U_ONE,
 				   bdp) +
-	       mul_u64_u64_div_u64(tx_rate, RXE_CC_HPCC_U_ONE, h->rate_bps);
+	       mul_u64_u64_div_u64(tx_rate, HPCC_U_ONE, h->rate_bps);
 }
 
 /* MeasureInflight: false when there is no usable INT yet. */
-static bool hpcc_measure(struct rxe_cc_hpcc *st,
-			 const struct rxe_cc_hpcc_params *p,
-			 const struct rxe_cc_hpcc_int *hop, u32 nhop)
+static bool hpcc_measure(struct hpcc *st,
+			 const struct hpcc_params *p,
+			 const struct hpcc_int *hop, u32 nhop)
 {
 	u64 u = 0, tau = 0;
 	bool ok = st->nhop == nhop && nhop > 0;
@@ -133,16 +133,16 @@ static bool hpcc_measure(struct rxe_cc_hpcc *st,
 	return true;
 }
 
-void rxe_cc_hpcc_on_ack(struct rxe_cc_hpcc *st,
-			const struct rxe_cc_hpcc_params *p, u32 acked_bytes,
-			const struct rxe_cc_hpcc_int *hop, u32 nhop,
+void hpcc_on_ack(struct hpcc *st,
+			const struct hpcc_params *p, u32 acked_bytes,
+			const struct hpcc_int *hop, u32 nhop,
 			u64 now_ns)
 {
 	bool update_wc;
 	u64 w;
 
 	(void)now_ns;
-	nhop = min_t(u32, nhop, RXE_CC_HPCC_MAX_HOPS);
+	nhop = min_t(u32, nhop, HPCC_MAX_HOPS);
 	st->acked_bytes += acked_bytes;
 	if (!hpcc_measure(st, p, hop, nhop))
 		return;
@@ -164,12 +164,12 @@ void rxe_cc_hpcc_on_ack(struct rxe_cc_hpcc *st,
 	}
 }
 
-u64 rxe_cc_hpcc_window_bytes(const struct rxe_cc_hpcc *st)
+u64 hpcc_window_bytes(const struct hpcc *st)
 {
 	return st->w_bytes;
 }
 
-u64 rxe_cc_hpcc_rate_bps(const struct rxe_cc_hpcc *st)
+u64 hpcc_rate_bps(const struct hpcc *st)
 {
 	return st->rate_bps;
 }
