@@ -20,6 +20,7 @@ k_r = line here / line ref:
   scaling.py knobs PRESET [--line-bps B] [--rtt-us T] [--window]
                                                         "name=value ..." (cc/)
   scaling.py lsw PRESET   [...]                         lsw config lines
+  scaling.py pfc PRESET   [...]                         "XOFF XON" in bytes
   scaling.py table        [...]                         reST table of presets
   scaling.py c-header     [...]                         C header for the sim
 Presets: mlx5 (mlx5 defaults, ratios preserved), paper (DCQCN as in its
@@ -36,6 +37,8 @@ BED_XOFF_BYTES = 30_000    # lsw default: 3 BDPs of the test bed
 XOFF_BDP = 3.0             # XOFF in BDPs, at every scale
 MARK_BDP = 1.5             # the shared marking point K, in BDPs
 KMAX_OF_XOFF = 0.9         # RED Kmax at most this fraction of XOFF
+PFC_XON_GAP_BYTES = 3000   # XOFF - XON: two 1500 B frames (TCD's advice)
+TCD_PERIOD_RTT = 0.125     # TCD's period in RTTs (lsw's 0.5 ms of 4 ms)
 ROCE_MTUS = (256, 512, 1024, 2048, 4096)
 ROCE_FRAME_OVERHEAD = 82   # Ethernet, IPv4, UDP, BTH, RETH, ICRC, FCS
 REF_MTU = 4096             # the reference fabric's RoCE MTU
@@ -174,6 +177,14 @@ def knobs(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US, extra=True,
     return out
 
 
+def pfc_bytes(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US):
+    """(XOFF, XON) of lsw at this scale: XOFF = XOFF_BDP BDPs, XON two
+    1500 B frames below it, as TCD recommends (30 and 27 KB on the test
+    bed at the default RTT, lsw's defaults)."""
+    xoff = marking(preset, line_bps, rtt_us)['xoff']
+    return xoff, xoff - PFC_XON_GAP_BYTES
+
+
 def lsw_lines(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US, ecn_only=False):
     """lsw's marking lines.  ecn_only: what a commodity WRED/ECN switch can
     do instead of TCD, a step to CE at the same K (RED, Kmin = Kmax = K,
@@ -182,7 +193,8 @@ def lsw_lines(preset, line_bps=BED_LINE_BPS, rtt_us=BED_RTT_US, ecn_only=False):
     if m['mode'] == 'tcd' and ecn_only:
         return ['red_kmin %d' % m['k'], 'red_kmax %d' % m['k'], 'red_pmax 1']
     if m['mode'] == 'tcd':
-        return ['tcd_threshold %d' % m['k']]
+        return ['tcd_threshold %d' % m['k'],
+                'tcd_period %dus' % int(round(TCD_PERIOD_RTT * rtt_us))]
     return ['red_kmin %d' % m['kmin'], 'red_kmax %d' % m['kmax'],
             'red_pmax %g' % m['pmax']]
 
@@ -244,7 +256,7 @@ def c_header(line_bps, rtt_us):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog='scaling.py')
-    ap.add_argument('cmd', choices=('knobs', 'lsw', 'table', 'c-header'))
+    ap.add_argument('cmd', choices=('knobs', 'lsw', 'pfc', 'table', 'c-header'))
     ap.add_argument('preset', nargs='?', choices=sorted(PRESETS))
     ap.add_argument('--line-bps', type=float, default=BED_LINE_BPS)
     ap.add_argument('--rtt-us', type=float, default=BED_RTT_US)
@@ -253,7 +265,7 @@ def main(argv):
     ap.add_argument('--window', action='store_true',
                     help='knobs acc: the in-flight cap of one BDP too')
     a = ap.parse_args(argv)
-    if a.cmd in ('knobs', 'lsw') and not a.preset:
+    if a.cmd in ('knobs', 'lsw', 'pfc') and not a.preset:
         ap.error('%s needs a preset' % a.cmd)
     if a.cmd == 'knobs':
         print(' '.join('%s=%s' % kv for kv in
@@ -262,6 +274,8 @@ def main(argv):
     elif a.cmd == 'lsw':
         print('\n'.join(lsw_lines(a.preset, a.line_bps, a.rtt_us,
                                     a.marking == 'ecn')))
+    elif a.cmd == 'pfc':
+        print('%d %d' % pfc_bytes(a.preset, a.line_bps, a.rtt_us))
     elif a.cmd == 'table':
         print(table(a.line_bps, a.rtt_us))
     else:

@@ -383,7 +383,8 @@ def ecn_marking_turns_tcd_into_a_red_step_at_k():
     import main as Mn
     tcd = Mn.switch_marking('acc', 25e9, 40, 'tcd')
     ecn = Mn.switch_marking('acc', 25e9, 40, 'ecn')
-    k = int(tcd.split('tcd_threshold ')[1])
+    k = int([ln for ln in tcd.splitlines()
+             if ln.startswith('tcd_threshold ')][0].split()[1])
     assert ecn.splitlines()[-3:] == ['red_kmin %d' % k, 'red_kmax %d' % k,
                                      'red_pmax 1'], ecn
     assert 'no UE' in ecn
