@@ -84,10 +84,11 @@ const struct rxe_cc_ops *rxe_cc_algo(int key)
 
 static int rxe_cc_key_of(const struct rxe_cc_ops *ops)
 {
+	const struct rxe_cc_ops *o;
 	int key;
 
-	for (key = 1; key <= rxe_cc_n_algos; key++)
-		if (rxe_cc_builtin[key - 1] == ops)
+	rxe_cc_for_each_algo(key, o)
+		if (o == ops)
 			return key;
 	return RXE_CC_ALGO_NONE;
 }
@@ -140,12 +141,13 @@ const char *rxe_cc_algo_name(int key)
 /* Key of the algorithm named @buf (sysfs input), or -EINVAL. */
 int rxe_cc_algo_by_name(const char *buf)
 {
+	const struct rxe_cc_ops *ops;
 	int key;
 
 	if (sysfs_streq(buf, "none"))
 		return RXE_CC_ALGO_NONE;
-	for (key = 1; key <= rxe_cc_n_algos; key++)
-		if (sysfs_streq(buf, rxe_cc_builtin[key - 1]->name))
+	rxe_cc_for_each_algo(key, ops)
+		if (sysfs_streq(buf, ops->name))
 			return key;
 	return -EINVAL;
 }
@@ -175,12 +177,12 @@ static void rxe_cc_read_speed(struct rxe_dev *rxe, struct net_device *ndev,
 /* "none" and every registered algorithm, for the available knob. */
 int rxe_cc_algos_show(char *buf)
 {
+	const struct rxe_cc_ops *ops;
 	int key, len;
 
 	len = sysfs_emit(buf, "none");
-	for (key = 1; key <= rxe_cc_n_algos; key++)
-		len += sysfs_emit_at(buf, len, " %s",
-				     rxe_cc_builtin[key - 1]->name);
+	rxe_cc_for_each_algo(key, ops)
+		len += sysfs_emit_at(buf, len, " %s", ops->name);
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;
 }
@@ -188,11 +190,12 @@ int rxe_cc_algos_show(char *buf)
 /* The knobs of a new device: every algorithm's defaults, stock rxe. */
 void rxe_cc_params_default(struct rxe_cc_params *p)
 {
+	const struct rxe_cc_ops *ops;
 	int i;
 
 	memset(p, 0, sizeof(*p));
-	for (i = 1; i <= rxe_cc_n_algos; i++)
-		rxe_cc_builtin[i - 1]->params_default(p->algo_knobs[i]);
+	rxe_cc_for_each_algo(i, ops)
+		ops->params_default(p->algo_knobs[i]);
 	p->line_rate_mbps = 0;
 	p->pacer_burst_us = RXE_CC_DEFAULT_BURST_US;
 	p->np_cnp_gap_us = RXE_CC_NP_DEF_CNP_GAP_US;
@@ -667,11 +670,9 @@ u64 rxe_cc_echo_period_ns(struct rxe_dev *rxe)
 	const struct rxe_cc_ops *ops;
 	int key;
 
-	for (key = 1; key <= rxe_cc_n_algos; key++) {
-		ops = rxe_cc_builtin[key - 1];
+	rxe_cc_for_each_algo(key, ops)
 		if (ops->echo_marks && ops->echo_period_ns)
 			return ops->echo_period_ns(rxe->cc.params.algo_knobs[key]);
-	}
 	return 0;
 }
 

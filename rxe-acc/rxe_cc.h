@@ -248,6 +248,10 @@ extern const struct attribute_group *rxe_cc_port_groups[];
  */
 #define rxe_cc_of(qp)			smp_load_acquire(&(qp)->cc)
 
+/* Every built-in algorithm @ops with its key @key, from 1. */
+#define rxe_cc_for_each_algo(key, ops)					\
+	for ((key) = 1; ((ops) = rxe_cc_algo(key)); (key)++)
+
 /* The priority a traffic class maps to: DSCP >> 3, as dscp2prio does. */
 #define rxe_cc_prio_of(tclass)		((u8)(tclass) >> 5)
 

@@ -153,6 +153,41 @@ struct rxe_cc_knob {
 	u32 flags;		/* RXE_CC_KNOB_* */
 };
 
+/*
+ * A field of knobs, by its offset and size (1, 4 or 8 bytes): what a knob
+ * row points at.  The host reads and writes knobs that flows read
+ * without its lock, hence the one-time accesses.
+ */
+static inline u64 rxe_cc_field_get(const void *base, u32 offset, u32 size)
+{
+	const void *f = (const u8 *)base + offset;
+
+	switch (size) {
+	case 1:
+		return READ_ONCE(*(const u8 *)f);
+	case 4:
+		return READ_ONCE(*(const u32 *)f);
+	default:
+		return READ_ONCE(*(const u64 *)f);
+	}
+}
+
+static inline void rxe_cc_field_set(void *base, u32 offset, u32 size, u64 v)
+{
+	void *f = (u8 *)base + offset;
+
+	switch (size) {
+	case 1:
+		WRITE_ONCE(*(u8 *)f, v);
+		break;
+	case 4:
+		WRITE_ONCE(*(u32 *)f, v);
+		break;
+	default:
+		WRITE_ONCE(*(u64 *)f, v);
+	}
+}
+
 #define RXE_CC_KNOB_ROW(_type, _name, _field, _unit, _scale, _min, _max, \
 			_flags)						\
 	{								\

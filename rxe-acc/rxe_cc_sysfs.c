@@ -53,36 +53,6 @@ static struct rxe_dev *dev_to_rxe(struct ib_device *ibdev)
 	return container_of(ibdev, struct rxe_dev, ib_dev);
 }
 
-static u64 field_get(const void *base, size_t offset, u32 size)
-{
-	const void *f = (const u8 *)base + offset;
-
-	switch (size) {
-	case 1:
-		return READ_ONCE(*(const u8 *)f);
-	case 4:
-		return READ_ONCE(*(const u32 *)f);
-	default:
-		return READ_ONCE(*(const u64 *)f);
-	}
-}
-
-static void field_set(void *base, size_t offset, u32 size, u64 v)
-{
-	void *f = (u8 *)base + offset;
-
-	switch (size) {
-	case 1:
-		WRITE_ONCE(*(u8 *)f, v);
-		break;
-	case 4:
-		WRITE_ONCE(*(u32 *)f, v);
-		break;
-	default:
-		WRITE_ONCE(*(u64 *)f, v);
-	}
-}
-
 /**
  * rxe_cc_knob_write - set one field of a device's knobs
  * @rxe: the device
@@ -111,12 +81,12 @@ static int rxe_cc_knob_write(struct rxe_dev *rxe, size_t offset, u32 size,
 		size_t base = offsetof(struct rxe_cc_params, algo_knobs[key]);
 
 		memcpy(copy, p->algo_knobs[key], sizeof(copy));
-		field_set(copy, offset - base, size, v);
+		rxe_cc_field_set(copy, offset - base, size, v);
 		if (ops->params_check(copy))
 			return -EINVAL;
 	}
 	write_seqlock_bh(&rxe->cc.params_seq);
-	field_set(p, offset, size, v);
+	rxe_cc_field_set(p, offset, size, v);
 	write_sequnlock_bh(&rxe->cc.params_seq);
 	return 0;
 }
@@ -168,7 +138,7 @@ static ssize_t knob_show(struct ib_device *dev, u32 port,
 	const struct rxe_cc_knob *row = ka->row;
 
 	return sysfs_emit(buf, "%llu\n",
-			  div64_u64(field_get(&dev_to_rxe(dev)->cc.params,
+			  div64_u64(rxe_cc_field_get(&dev_to_rxe(dev)->cc.params,
 					      ka->base + row->offset, row->size),
 				    row->scale));
 }
@@ -205,7 +175,7 @@ static ssize_t dscp_show(struct ib_device *dev, u32 port,
 		container_of(attr, struct rxe_cc_dscp_attr, attr);
 
 	return sysfs_emit(buf, "%d\n",
-			  (s8)field_get(&dev_to_rxe(dev)->cc.params,
+			  (s8)rxe_cc_field_get(&dev_to_rxe(dev)->cc.params,
 					da->offset, 1));
 }
 
@@ -419,7 +389,7 @@ static ssize_t knobs_show(struct ib_device *dev, u32 port,
 		len += sysfs_emit_at(buf, len, "%s %s %llu %llu %llu %s%s\n",
 				     row->name, row->unit[0] ? row->unit : "-",
 				     row->min, row->max,
-				     div64_u64(field_get(def, ka->base + row->offset,
+				     div64_u64(rxe_cc_field_get(def, ka->base + row->offset,
 							 row->size),
 					       row->scale),
 				     ka->key ? rxe_cc_algo_name(ka->key) : "device",
@@ -458,7 +428,7 @@ int rxe_cc_sysfs_init(void)
 	const struct rxe_cc_ops *ops;
 	int key;
 
-	for (key = 1; (ops = rxe_cc_algo(key)); key++)
+	rxe_cc_for_each_algo(key, ops)
 		n += ops->n_knobs;
 	rxe_cc_knob_attrs = kcalloc(n, sizeof(*rxe_cc_knob_attrs), GFP_KERNEL);
 	n_fixed = ARRAY_SIZE(rxe_cc_fixed_attrs);
@@ -474,7 +444,7 @@ int rxe_cc_sysfs_init(void)
 	for (i = 0; i < ARRAY_SIZE(rxe_cc_dev_knobs); i++)
 		rxe_cc_knob_attr_init(&rxe_cc_knob_attrs[i],
 				      &rxe_cc_dev_knobs[i], RXE_CC_ALGO_NONE);
-	for (key = 1; (ops = rxe_cc_algo(key)); key++)
+	rxe_cc_for_each_algo(key, ops)
 		for (j = 0; j < ops->n_knobs; j++)
 			rxe_cc_knob_attr_init(&rxe_cc_knob_attrs[i++],
 					      &ops->knobs[j], key);

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <sstream>
 
 #include "cc.h"
@@ -64,33 +63,16 @@ public:
 		if (cc_host_set(&h_, name, value))
 			Die(name);
 	}
-	// @value in the field's unit (the file's unit times its scale)
+	// @value in the field's unit (the file's unit times its scale); a
+	// whole number of the file's unit is checked against the row too
 	void KnobRaw(const char *name, u64 value)
 	{
 		const struct rxe_cc_knob *k = cc_host_knob(&h_, name);
 
-		if (!k || value % k->scale) {
-			// not a whole number of the file's unit: set the field
-			u64 copy[CC_HOST_PARAMS_U64];
-
-			if (!k)
-				Die(name);
-			u32 v32 = (u32)value;
-
-			std::copy(h_.knobs, h_.knobs + CC_HOST_PARAMS_U64, copy);
-			if (k->size == sizeof(u32) && v32 == value)
-				std::memcpy((char *)copy + k->offset, &v32, 4);
-			else if (k->size == sizeof(u64))
-				std::memcpy((char *)copy + k->offset, &value, 8);
-			else
-				Die(name);
-			if (h_.ops->params_check(copy))
-				Die(name);
-			std::copy(copy, copy + CC_HOST_PARAMS_U64, h_.knobs);
-			h_.stale = true;
-			return;
-		}
-		Knob(name, value / k->scale, true);
+		if (k && value % k->scale == 0)
+			Knob(name, value / k->scale, true);
+		else if (cc_host_set_field(&h_, name, value))
+			Die(name);
 	}
 	void Start(u64 now) { cc_host_start(&h_, now); }
 	void OnSend(u32 bytes, u64 now) override

@@ -27,45 +27,6 @@ const struct rxe_cc_ops *cc_host_algo(const char *name)
 	return NULL;
 }
 
-static u64 field_get(const void *base, const struct rxe_cc_knob *k)
-{
-	const unsigned char *f = (const unsigned char *)base + k->offset;
-
-	switch (k->size) {
-	case 1:
-		return *f;
-	case 4: {
-		u32 v;
-
-		memcpy(&v, f, sizeof(v));
-		return v;
-	}
-	default: {
-		u64 v;
-
-		memcpy(&v, f, sizeof(v));
-		return v;
-	}
-	}
-}
-
-static void field_set(void *base, const struct rxe_cc_knob *k, u64 v)
-{
-	unsigned char *f = (unsigned char *)base + k->offset;
-	u32 v32 = (u32)v;
-
-	switch (k->size) {
-	case 1:
-		*f = (unsigned char)v;
-		break;
-	case 4:
-		memcpy(f, &v32, sizeof(v32));
-		break;
-	default:
-		memcpy(f, &v, sizeof(v));
-	}
-}
-
 int cc_host_init(struct cc_host *h, const struct rxe_cc_ops *ops,
 		 u64 line_bps, u64 rto_ns, u32 frame_bytes)
 {
@@ -93,22 +54,33 @@ const struct rxe_cc_knob *cc_host_knob(const struct cc_host *h,
 	return NULL;
 }
 
-int cc_host_set(struct cc_host *h, const char *name, u64 value)
+int cc_host_set_field(struct cc_host *h, const char *name, u64 value)
 {
 	const struct rxe_cc_knob *k = cc_host_knob(h, name);
 	u64 copy[CC_HOST_PARAMS_U64];
 
 	if (!k)
 		return -ENOENT;
-	if (value < k->min || value > k->max)
+	if (k->size < sizeof(u64) && value >> (8 * k->size))
 		return -EINVAL;
 	memcpy(copy, h->knobs, sizeof(copy));
-	field_set(copy, k, value * k->scale);
+	rxe_cc_field_set(copy, k->offset, k->size, value);
 	if (h->ops->params_check(copy))
 		return -EINVAL;
 	memcpy(h->knobs, copy, sizeof(copy));
 	h->stale = true;
 	return 0;
+}
+
+int cc_host_set(struct cc_host *h, const char *name, u64 value)
+{
+	const struct rxe_cc_knob *k = cc_host_knob(h, name);
+
+	if (!k)
+		return -ENOENT;
+	if (value < k->min || value > k->max)
+		return -EINVAL;
+	return cc_host_set_field(h, name, value * k->scale);
 }
 
 int cc_host_get(const struct cc_host *h, const char *name, u64 *value)
@@ -117,7 +89,7 @@ int cc_host_get(const struct cc_host *h, const char *name, u64 *value)
 
 	if (!k)
 		return -ENOENT;
-	*value = field_get(h->knobs, k) / k->scale;
+	*value = rxe_cc_field_get(h->knobs, k->offset, k->size) / k->scale;
 	return 0;
 }
 

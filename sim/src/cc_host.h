@@ -59,6 +59,12 @@ const struct rxe_cc_knob *cc_host_knob(const struct cc_host *h,
  * hooks: a started flow derives its copy anew at its next hook.
  */
 int cc_host_set(struct cc_host *h, const char *name, u64 value);
+/*
+ * The same in the field's own unit (the file's unit times the row's
+ * scale), for a host that needs finer values than the file takes: only
+ * the algorithm's check applies.
+ */
+int cc_host_set_field(struct cc_host *h, const char *name, u64 value);
 /* Read knob @name in its unit into @value.  0 or -ENOENT. */
 int cc_host_get(const struct cc_host *h, const char *name, u64 *value);
 /* Start the flow (ops->init); returns its first rate. */
